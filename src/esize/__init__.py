@@ -1,0 +1,74 @@
+"""esize: effect-size confidence intervals for performance comparison.
+
+An implementation of T. Kalibera and R. Jones, "Quantifying Performance Changes with
+Effect Size Confidence Intervals": the n-level random-effects model, per-level
+variance estimates, optimal repetition counts, parametric (t / normal, Fieller,
+delta) and hierarchical bootstrap confidence intervals, and threshold decisions.
+"""
+
+from .bootstrap import (
+    bootstrap_mean_ci,
+    bootstrap_ratio_ci,
+    means_from_indices,
+    parse_scheme,
+    percentile_interval,
+    resample_means,
+)
+from .decision import describe, verdict
+from .design import Design, from_tidy
+from .errors import DesignError, EsizeError, InputError
+from .estimators import (
+    VarianceComponents,
+    mean_variance,
+    model_mean_variance,
+    s2,
+    t2,
+    variance_components,
+)
+from .intervals import Interval, critical_value, delta_ci, fieller, fieller_ci, mean_ci
+from .planning import (
+    Dimensioning,
+    Plan,
+    dimension,
+    experiment_cost,
+    optimal_counts,
+    plan_from_design,
+    plan_from_variances,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Design",
+    "DesignError",
+    "Dimensioning",
+    "EsizeError",
+    "InputError",
+    "Interval",
+    "Plan",
+    "VarianceComponents",
+    "bootstrap_mean_ci",
+    "bootstrap_ratio_ci",
+    "critical_value",
+    "delta_ci",
+    "describe",
+    "dimension",
+    "experiment_cost",
+    "fieller",
+    "fieller_ci",
+    "from_tidy",
+    "mean_ci",
+    "means_from_indices",
+    "mean_variance",
+    "model_mean_variance",
+    "optimal_counts",
+    "parse_scheme",
+    "percentile_interval",
+    "plan_from_design",
+    "plan_from_variances",
+    "resample_means",
+    "s2",
+    "t2",
+    "variance_components",
+    "verdict",
+]

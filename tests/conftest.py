@@ -1,0 +1,44 @@
+import numpy as np
+import pytest
+
+import esize as ez
+
+LEVELS3 = ("binary", "execution", "measurement")
+
+
+@pytest.fixture
+def we_data() -> ez.Design:
+    """Table tWEData: 3 binaries x 2 executions x 2 measurements."""
+    return ez.Design(
+        [[[9, 5], [8, 3]], [[10, 6], [7, 11]], [[1, 12], [2, 4]]], LEVELS3
+    )
+
+
+@pytest.fixture
+def wqe_old() -> ez.Design:
+    """Table tWQEData, old system."""
+    return ez.Design(
+        [[[9, 11], [5, 6]], [[16, 13], [12, 8]], [[15, 7], [10, 14]]], LEVELS3
+    )
+
+
+@pytest.fixture
+def wqe_new() -> ez.Design:
+    """Table tWQEData, new system."""
+    return ez.Design(
+        [[[10, 12], [6, 7]], [[9, 1], [11, 4]], [[8, 5], [3, 2]]], LEVELS3
+    )
+
+
+def hierarchical_normal(rng: np.random.Generator, sigmas, shape, mean=10.0, size=()):
+    """Data from the hierarchical normal model; ``sigmas`` and ``shape`` highest level first.
+
+    ``size`` prepends independent experiments (for vectorised Monte Carlo).
+    """
+    size = tuple(np.atleast_1d(size).tolist()) if size != () else ()
+    shape = tuple(shape)
+    y = np.asarray(float(mean))
+    for k, s in enumerate(sigmas):
+        effect = size + shape[: k + 1] + (1,) * (len(shape) - k - 1)
+        y = y + s * rng.standard_normal(effect)
+    return np.broadcast_to(y, size + shape).copy()
