@@ -178,10 +178,14 @@ def fieller(
     disc = b * b - a * c
     bounded = (a > 0) & (disc >= 0)
     with np.errstate(invalid="ignore", divide="ignore"):
+        # roots of a r^2 - 2 b r + c = 0 without cancellation: w / a and c / w
         root = np.sqrt(np.where(bounded, disc, 0.0))
+        w = b + np.where(b >= 0, root, -root)
         safe_a = np.where(bounded, a, 1.0)
-        lower = np.where(bounded, (b - root) / safe_a, -np.inf)
-        upper = np.where(bounded, (b + root) / safe_a, np.inf)
+        r1 = w / safe_a
+        r2 = np.where(w != 0, c / np.where(w != 0, w, 1.0), 0.0)
+        lower = np.where(bounded, np.minimum(r1, r2), -np.inf)
+        upper = np.where(bounded, np.maximum(r1, r2), np.inf)
     if lower.ndim == 0:
         return float(lower), float(upper), bool(bounded)
     return lower, upper, bounded

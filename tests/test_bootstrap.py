@@ -1,0 +1,111 @@
+"""The fast hierarchical bootstrap against the paper's pseudo-code and exact moments."""
+
+import tracemalloc
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import esize as ez
+from reference import resample_means_loops, rrr_bootstrap_variance
+
+SCHEMES3 = ["RRR", "RRN", "RNN", "NRR", "NNR", "RNR", "FLAT"]
+
+
+@pytest.mark.parametrize("scheme", SCHEMES3)
+def test_fast_equals_reference_loops(scheme):
+    y = np.random.default_rng(5).lognormal(0.0, 0.3, size=(4, 3, 5))
+    fast = ez.resample_means(y, scheme, 40, rng=123)
+    slow = resample_means_loops(y, scheme, 40, rng=123)
+    np.testing.assert_allclose(fast, slow, rtol=1e-12)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    shape=st.lists(st.integers(1, 4), min_size=1, max_size=4),
+    data=st.data(),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_fast_equals_reference_any_depth(shape, data, seed):
+    letters = data.draw(st.text(alphabet="RN", min_size=len(shape), max_size=len(shape)))
+    scheme = data.draw(st.sampled_from([letters, "FLAT"]))
+    y = np.random.default_rng(seed).gamma(2.0, 1.0, size=shape) + 0.1
+    fast = ez.resample_means(y, scheme, 7, rng=seed, batch=3)
+    slow = resample_means_loops(y, scheme, 7, rng=seed)
+    np.testing.assert_allclose(fast, slow, rtol=1e-12)
+
+
+@pytest.mark.parametrize("scheme", ["RRR", "RNR", "FLAT"])
+def test_batch_size_does_not_change_replicates(scheme):
+    y = np.random.default_rng(1).normal(10, 1, size=(6, 5, 7))
+    ref = ez.resample_means(y, scheme, 101, rng=9)
+    for batch in (1, 2, 7, 50, 1000):
+        np.testing.assert_array_equal(ez.resample_means(y, scheme, 101, rng=9, batch=batch), ref)
+
+
+def test_generator_and_seed_routes():
+    y = np.random.default_rng(1).normal(10, 1, size=(6, 5, 7))
+    a = ez.resample_means(y, "RRR", 50, rng=np.random.default_rng(3))
+    b = ez.resample_means(y, "RRR", 50, rng=np.random.default_rng(3))
+    c = ez.resample_means(y, "RRR", 50, rng=np.random.default_rng(4))
+    np.testing.assert_array_equal(a, b)
+    assert not np.array_equal(a, c)
+
+
+@pytest.mark.parametrize("scheme", ["RRR", "RRN", "RNN", "NRR", "FLAT"])
+def test_bootstrap_variance_matches_exact_moment(scheme):
+    # The variance of the replicate mean under resampling has a closed form; 20000
+    # replicates estimate it with a relative standard error of about 1 %.
+    y = np.random.default_rng(11).lognormal(0.0, 0.4, size=(8, 6, 10))
+    means = ez.resample_means(y, scheme, 20_000, rng=2024)
+    expected = rrr_bootstrap_variance(y, scheme)
+    assert means.mean() == pytest.approx(y.mean(), abs=4 * np.sqrt(expected / 20_000))
+    assert means.var(ddof=1) == pytest.approx(expected, rel=0.06)
+
+
+def test_all_intact_scheme_is_constant():
+    y = np.random.default_rng(0).normal(size=(3, 4))
+    np.testing.assert_allclose(ez.resample_means(y, "NN", 5, rng=1), y.mean())
+
+
+def test_memory_is_bounded_on_paper_sized_data():
+    # 150 x 100 x 64 as in the paper. Memory must not grow with the number of
+    # replicates beyond the output vector: B = 100000 would need ~0.8 MB for the
+    # output and the same bounded working set as B = 30.
+    y = np.ones((150, 100, 64))
+    tracemalloc.start()
+    ez.resample_means(y, "RRR", 30, rng=0)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 64 * 2**20, f"peak {peak / 2**20:.1f} MiB"
+
+
+def test_ratio_interval_and_percentiles():
+    rng = np.random.default_rng(3)
+    old = rng.normal(10.0, 0.5, size=(20, 5, 8))
+    new = rng.normal(9.0, 0.5, size=(20, 5, 8))
+    ci, ratios = ez.bootstrap_ratio_ci(old, new, n_resamples=2000, rng=1, return_ratios=True)
+    assert ci.lower < new.mean() / old.mean() < ci.upper
+    assert ratios.shape == (2000,)
+    s = np.sort(ratios)
+    # inverse-ECDF percentiles: the 50th and 1950th ordered values for B = 2000
+    assert ci.lower == s[49] and ci.upper == s[1949]
+    again = ez.bootstrap_ratio_ci(old, new, n_resamples=2000, rng=1)
+    assert (again.lower, again.upper) == (ci.lower, ci.upper)
+
+
+def test_percentile_matches_paper_order_statistics():
+    v = np.arange(1, 1001, dtype=float)[::-1]
+    assert ez.percentile_interval(v, 0.05) == (25.0, 975.0)
+
+
+@pytest.mark.parametrize("bad", ["RR", "RRRR", "RXR", "", "flatten"])
+def test_bad_scheme(bad):
+    with pytest.raises(ez.EsizeError):
+        ez.resample_means(np.ones((2, 2, 2)), bad, 5, rng=0)
+
+
+def test_bad_rng_type():
+    with pytest.raises(ez.EsizeError):
+        ez.resample_means(np.ones((2, 2)), "RR", 5, rng="seed")

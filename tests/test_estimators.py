@@ -1,0 +1,91 @@
+"""Variance estimators: a loop-based second route, invariances, and unbiasedness."""
+
+import numpy as np
+import pytest
+from conftest import hierarchical_normal
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+import esize as ez
+from reference import s2_loops
+
+shapes = st.lists(st.integers(2, 4), min_size=1, max_size=4).map(tuple)
+values = st.floats(0.5, 100.0, allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=60, deadline=None)
+@given(shape=shapes, data=st.data())
+def test_s2_matches_loops(shape, data):
+    y = data.draw(arrays(np.float64, shape, elements=values))
+    np.testing.assert_allclose(ez.s2(y), s2_loops(y), rtol=1e-9, atol=1e-9)
+
+
+@settings(max_examples=40, deadline=None)
+@given(shape=shapes, data=st.data(), c=st.floats(0.01, 100.0), shift=st.floats(-50, 50))
+def test_scaling_and_shift(shape, data, c, shift):
+    y = data.draw(arrays(np.float64, shape, elements=values))
+    s = ez.s2(y)
+    np.testing.assert_allclose(ez.s2(c * y), c**2 * s, rtol=1e-8, atol=1e-9)
+    np.testing.assert_allclose(ez.s2(y + shift), s, rtol=1e-7, atol=1e-7)
+    vc = ez.variance_components(ez.Design(y, [f"l{k}" for k in range(y.ndim)]))
+    vc_c = ez.variance_components(ez.Design(c * y, [f"l{k}" for k in range(y.ndim)]))
+    np.testing.assert_allclose(vc.S_pct, vc_c.S_pct, rtol=1e-8, atol=1e-9)
+
+
+@settings(max_examples=40, deadline=None)
+@given(shape=shapes, data=st.data(), seed=st.integers(0, 2**32 - 1))
+def test_permuting_units_changes_nothing(shape, data, seed):
+    y = data.draw(arrays(np.float64, shape, elements=values))
+    rng = np.random.default_rng(seed)
+    z = y.copy()
+    # permute units at every level, independently within each parent
+    for axis in range(z.ndim):
+        z = rng.permuted(z, axis=axis) if axis == z.ndim - 1 else _permute_within(z, axis, rng)
+    np.testing.assert_allclose(ez.s2(z), ez.s2(y), rtol=1e-9, atol=1e-9)
+
+
+def _permute_within(z, axis, rng):
+    """Shuffle whole sub-arrays along ``axis`` separately for every parent."""
+    out = z.copy()
+    for parent in np.ndindex(*z.shape[:axis]):
+        perm = rng.permutation(z.shape[axis])
+        out[parent] = z[parent][perm]
+    return out
+
+
+def test_t2_definition():
+    s = np.array([5.0, 4.0, 3.0])
+    np.testing.assert_allclose(ez.t2(s, [10, 4, 6]), [5 - 4 / 4, 4 - 3 / 6, 3])
+
+
+def test_t2_unbiased_and_mean_variance_unbiased():
+    # Under the hierarchical normal model E(T_i^2) = sigma_i^2 and
+    # E(S_top^2 / n_top) = var(grand mean) (equation eMeanNormality).
+    sig = np.array([1.5, 1.0, 2.0])
+    shape = (6, 4, 5)
+    rng = np.random.default_rng(7)
+    y = hierarchical_normal(rng, sig, shape, size=4000)
+    s = np.stack([ez.s2(e) for e in y])
+    t = np.stack([ez.t2(row, shape) for row in s])
+    se = t.std(axis=0, ddof=1) / np.sqrt(len(t))
+    assert np.all(np.abs(t.mean(axis=0) - sig**2) < 4.5 * se)
+    mv = s[:, 0] / shape[0]
+    expected = ez.model_mean_variance(sig**2, shape)
+    assert abs(mv.mean() - expected) < 4.5 * mv.std(ddof=1) / np.sqrt(len(mv))
+    # and the grand means really do have that variance
+    gm = y.reshape(len(y), -1).mean(axis=1)
+    assert gm.var(ddof=1) == pytest.approx(expected, rel=0.08)
+
+
+def test_model_mean_variance_formula():
+    assert ez.model_mean_variance([4.0, 2.0, 1.0], [2, 3, 5]) == pytest.approx(
+        4 / 2 + 2 / 6 + 1 / 30
+    )
+
+
+def test_estimators_need_two_units():
+    with pytest.raises(ez.DesignError):
+        ez.s2(np.ones((3, 1, 4)))
+    with pytest.raises(ez.DesignError):
+        ez.mean_variance(np.ones((1, 4)))
