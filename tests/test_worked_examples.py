@@ -41,6 +41,14 @@ def test_optimal_n1_is_19_exactly(we_data):
     assert rounded.tolist() == [18]
 
 
+def test_paper_convention_for_dropped_cost(we_data):
+    # The paper plans the two-level experiment with c1 = 10, the warm-up alone, even
+    # though every binary now also costs a build: dropped_cost="replace".
+    plan = ez.plan_from_design(we_data, [300, 10], dropped_cost="replace")
+    assert plan.counts == {"measurement": 19}
+    assert plan.costs.tolist() == [310.0]  # the true cost is still build + warm-up
+
+
 def test_plan_drops_execution_level(we_data):
     plan = ez.plan_from_design(we_data, [300, 10])
     assert plan.dropped == ("execution",)

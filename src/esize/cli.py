@@ -21,7 +21,7 @@ from .errors import EsizeError, InputError
 from .estimators import variance_components
 from .intervals import fieller_ci, mean_ci
 from .io import atomic_write_text, load_design
-from .planning import dimension, plan_from_design
+from .planning import dimension_for_plan, plan_from_design
 
 EXIT_BAD_INPUT = 2
 
@@ -163,6 +163,14 @@ def build_parser() -> argparse.ArgumentParser:
         "c1 (warm-up per execution), c2 (build per binary), ...",
     )
     p.add_argument("--budget", type=float, default=None, help="time budget in measurements: also dimension the experiment")
+    p.add_argument(
+        "--dropped-cost",
+        choices=["fold", "replace"],
+        default="fold",
+        help="after dropping a level with T^2 <= 0, optimise with the true cost of a new "
+        "unit above it (fold, default) or with the dropped level's cost alone (replace, "
+        "the paper's convention)",
+    )
     p.add_argument("--alpha", type=_alpha_arg, default=0.05, help="1 - confidence for --budget (default 0.05)")
     return parser
 
@@ -221,7 +229,9 @@ def cmd_compare(args) -> tuple[dict, str]:
         )
     if old.shape[0] < 2:
         raise InputError(args.old, f"level {old.levels[0]!r} has {old.shape[0]} unit(s); at least 2 needed")
-    scheme = parse_scheme(args.scheme or "R" * old.n_levels, old.n_levels)
+    scheme = parse_scheme("R" * old.n_levels if args.scheme is None else args.scheme, old.n_levels)
+    if args.method != "fieller" and "R" not in scheme and scheme != "FLAT":
+        raise EsizeError(f"scheme {scheme!r} resamples no level; use at least one R, or FLAT")
     out: dict = {
         "files": {"old": args.old, "new": args.new},
         "ratio": new.mean / old.mean,
@@ -294,8 +304,11 @@ def cmd_plan(args) -> tuple[dict, str]:
             f"{len(args.costs)} cost(s) given for {d.n_levels} levels {list(d.levels)}; "
             f"--costs needs {d.n_levels - 1} (from the lowest level up)",
         )
+    bad = [c for c in args.costs if not (math.isfinite(c) and c > 0)]
+    if bad:
+        raise EsizeError(f"--costs must be positive and finite, got {args.costs}")
     costs = list(reversed(args.costs))  # library order: highest level first
-    plan = plan_from_design(d, costs)
+    plan = plan_from_design(d, costs, dropped_cost=args.dropped_cost)
     out = plan.as_dict()
     rows = [
         f"file        {args.data}",
@@ -305,7 +318,7 @@ def cmd_plan(args) -> tuple[dict, str]:
     for name, n in plan.counts.items():
         rows.append(f"{name:<12}{n:>8} per {plan.levels[plan.levels.index(name) - 1]}")
     if args.budget is not None:
-        dim = dimension(plan.t2, plan.costs, args.budget, mean=d.mean, levels=plan.levels, alpha=args.alpha)
+        dim = dimension_for_plan(plan, args.budget, mean=d.mean, alpha=args.alpha)
         out["dimensioning"] = {
             "budget": args.budget,
             "counts": dim.counts,
@@ -334,6 +347,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             atomic_write_text(args.output, text + "\n")
     except EsizeError as exc:
         print(f"esize: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except OSError as exc:  # writing --output
+        print(f"esize: error: {args.output}: cannot write: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     print(text if args.json else table)
     return 0

@@ -207,7 +207,7 @@ def from_tidy(
         bad = np.flatnonzero(~np.isfinite(values))
         raise DesignError(
             f"column {value!r} has {bad.size} missing, non-numeric, NaN or infinite "
-            f"value(s) (first at row {int(bad[0]) + 1})"
+            f"value(s) (first in data row {int(bad[0]) + 1})"
         )
 
     n = len(frame)

@@ -41,6 +41,7 @@ __all__ = [
     "experiment_cost",
     "Dimensioning",
     "dimension",
+    "dimension_for_plan",
 ]
 
 
@@ -124,10 +125,14 @@ class Plan:
     t2 : ndarray
         Variance estimates of the remaining levels (highest first).
     costs : ndarray
-        Costs of the remaining levels but the lowest, with dropped levels' costs
-        folded into the level above (highest first).
+        True costs of the remaining levels but the lowest, with dropped levels'
+        costs folded into the level above (highest first).
     counts : dict
         Optimal counts for every remaining level but the top one.
+    dropped_cost : str
+        ``"fold"`` (optimise with the true costs) or ``"replace"`` (the paper's
+        convention: after a drop, optimise as if a new unit of the level above cost
+        only what a unit of the dropped level cost).
     """
 
     levels: tuple[str, ...]
@@ -135,6 +140,7 @@ class Plan:
     t2: np.ndarray
     costs: np.ndarray
     counts: dict[str, int]
+    dropped_cost: str = "fold"
 
     def as_dict(self) -> dict:
         return {
@@ -143,42 +149,72 @@ class Plan:
             "counts": {k: int(v) for k, v in self.counts.items()},
             "T2": {k: float(v) for k, v in zip(self.levels, self.t2)},
             "costs": {k: float(v) for k, v in zip(self.levels[:-1], self.costs)},
+            "dropped_cost": self.dropped_cost,
         }
 
 
-def _drop(levels, t2, costs, j):
-    """Remove level ``j`` (not the lowest); its cost folds into the level above."""
-    costs = list(costs)
+DROPPED_COST_RULES = ("fold", "replace")
+
+
+def _drop(levels, costs, opt_costs, j, rule):
+    """Remove level ``j`` (not the lowest) from names and cost lists.
+
+    ``costs`` are the true costs: the dropped level's cost folds into the level
+    above (one execution per binary costs the build plus the warm-up). ``opt_costs``
+    are the costs used for optimisation: the same under ``rule="fold"``; under
+    ``rule="replace"`` the level above takes the dropped level's cost alone, the
+    convention of the paper's worked example and Table ``tPrecisions``.
+    """
+    costs, opt_costs = list(costs), list(opt_costs)
     if j > 0:
         costs[j - 1] += costs[j]
+        opt_costs[j - 1] = opt_costs[j - 1] + opt_costs[j] if rule == "fold" else opt_costs[j]
     del costs[j]
-    return levels[:j] + levels[j + 1 :], costs
+    del opt_costs[j]
+    return levels[:j] + levels[j + 1 :], costs, opt_costs
 
 
-def _finish(levels, dropped, t2, costs) -> Plan:
-    counts = optimal_counts(t2, costs) if len(levels) > 1 else np.zeros(0, dtype=int)
+def _check_rule(rule: str) -> str:
+    if rule not in DROPPED_COST_RULES:
+        raise EsizeError(f"dropped_cost must be one of {DROPPED_COST_RULES}, got {rule!r}")
+    return rule
+
+
+def _finish(levels, dropped, t2, costs, opt_costs, rule) -> Plan:
+    counts = optimal_counts(t2, opt_costs) if len(levels) > 1 else np.zeros(0, dtype=int)
     return Plan(
         tuple(levels),
         tuple(dropped),
         np.asarray(t2, dtype=np.float64),
         np.asarray(costs, dtype=np.float64),
         dict(zip(levels[1:], (int(x) for x in counts))),
+        rule,
     )
 
 
-def plan_from_variances(t2, costs, levels: Sequence[str] | None = None) -> Plan:
+def plan_from_variances(
+    t2, costs, levels: Sequence[str] | None = None, *, dropped_cost: str = "fold"
+) -> Plan:
     """Plan from variance estimates alone, dropping levels whose :math:`T^2 \\le 0`.
 
     Without the data, a dropped level is simply removed (its variance is taken as
     zero) and the other estimates are kept; its cost folds into the level above
     (one execution per binary costs the build plus the warm-up). Levels are
     dropped lowest first. The lowest level is never dropped.
+
+    ``dropped_cost="replace"`` reproduces the paper's convention (worked example of
+    Section ``sDirty`` and Table ``tPrecisions``): once executions are dropped, the
+    measurements per binary are optimised against the warm-up cost alone. The
+    default ``"fold"`` optimises against the true cost of a new binary, which gives
+    the narrower interval for a given budget.
     """
     s = [float(x) for x in np.asarray(t2, dtype=np.float64).ravel()]
     names = list(levels) if levels is not None else [f"level{len(s) - k}" for k in range(len(s))]
     if len(names) != len(s):
         raise EsizeError("one level name per variance is needed")
+    rule = _check_rule(dropped_cost)
     c = list(_costs_array(costs, len(s)))
+    oc = list(c)
     if s[-1] <= 0:
         raise EsizeError("the lowest level's variance must be positive")
     dropped: list[str] = []
@@ -188,12 +224,12 @@ def plan_from_variances(t2, costs, levels: Sequence[str] | None = None) -> Plan:
             break
         j = bad[-1]  # the lowest offending level
         dropped.append(names[j])
-        names, c = _drop(names, s, c, j)
+        names, c, oc = _drop(names, c, oc, j, rule)
         del s[j]
-    return _finish(names, dropped, s, c)
+    return _finish(names, dropped, s, c, oc, rule)
 
 
-def plan_from_design(design: Design, costs) -> Plan:
+def plan_from_design(design: Design, costs, *, dropped_cost: str = "fold") -> Plan:
     """Plan from data: iteratively merge levels whose :math:`T^2 \\le 0` and re-estimate.
 
     This is the paper's procedure (Section ``sDirty``): a level with
@@ -202,7 +238,9 @@ def plan_from_design(design: Design, costs) -> Plan:
     and so on until every remaining :math:`T^2` is positive. Levels are dropped
     lowest first; a dropped level's cost folds into the level above.
     """
+    rule = _check_rule(dropped_cost)
     c = list(_costs_array(costs, design.n_levels))
+    oc = list(c)
     d = design
     dropped: list[str] = []
     while True:
@@ -213,14 +251,14 @@ def plan_from_design(design: Design, costs) -> Plan:
         j = bad[-1]
         name = d.levels[j]
         dropped.append(name)
-        _, c = _drop(list(d.levels), list(vc.T2), c, j)
+        _, c, oc = _drop(list(d.levels), c, oc, j, rule)
         d = d.merge(name)
         if d.n_levels == 1:
             vc = variance_components(d)
             break
     if vc.T2[-1] <= 0:
         raise EsizeError("the measurements do not vary; nothing to plan")
-    return _finish(list(d.levels), dropped, list(vc.T2), c)
+    return _finish(list(d.levels), dropped, list(vc.T2), c, oc, rule)
 
 
 @dataclass(frozen=True)
@@ -265,6 +303,7 @@ def dimension(
     mean: float = 1.0,
     levels: Sequence[str] | None = None,
     alpha: float = 0.05,
+    dropped_cost: str = "fold",
 ) -> Dimensioning:
     r"""Compare the optimised design with the one-level default for a time budget.
 
@@ -291,10 +330,37 @@ def dimension(
         Available time in measurements.
     mean : float
         Grand mean, to express half-widths relative to it.
+    dropped_cost : str
+        How dropped levels' costs enter the optimisation (see
+        :func:`plan_from_variances`); the budget is always charged the true cost.
     """
-    plan = plan_from_variances(t2, costs, levels)
+    plan = plan_from_variances(t2, costs, levels, dropped_cost=dropped_cost)
+    total_cost = float(np.sum(_costs_array(costs, len(np.ravel(t2)))))
+    total_var = float(np.sum(np.clip(np.asarray(t2, dtype=np.float64), 0.0, None)))
+    return dimension_for_plan(
+        plan, budget, mean=mean, alpha=alpha, total_cost=total_cost, total_variance=total_var
+    )
+
+
+def dimension_for_plan(
+    plan: Plan,
+    budget: float,
+    *,
+    mean: float = 1.0,
+    alpha: float = 0.05,
+    total_cost: float | None = None,
+    total_variance: float | None = None,
+) -> Dimensioning:
+    """Dimension an existing :class:`Plan` for ``budget`` (see :func:`dimension`).
+
+    ``total_cost`` (build + warm-up + ..., in measurements) and ``total_variance``
+    (variance of a single measurement) describe the one-level default; by default
+    they are the sums of the plan's costs and variances.
+    """
+    if not (budget > 0 and math.isfinite(budget)):
+        raise EsizeError(f"budget must be positive, got {budget}")
     counts_low = [plan.counts[k] for k in plan.levels[1:]]
-    per_top = experiment_cost([1, *counts_low], plan.costs) if plan.levels[1:] else 1.0
+    per_top = experiment_cost([1, *counts_low], plan.costs) if counts_low else 1.0
     n_top = int(math.floor(budget / per_top + 1e-9))
     all_counts = {plan.levels[0]: n_top, **plan.counts}
     if n_top >= 2:
@@ -302,11 +368,13 @@ def dimension(
         hw = critical_value(alpha, n_top - 1) * math.sqrt(var) / mean
     else:
         hw = math.inf
-    total_cost = float(np.sum(_costs_array(costs, len(np.ravel(t2)))))
+    if total_cost is None:
+        total_cost = float(np.sum(plan.costs))
+    if total_variance is None:
+        total_variance = float(np.sum(plan.t2))
     n_def = int(math.floor(budget / (total_cost + 1.0) + 1e-9))
-    sig = float(np.sum(np.clip(np.asarray(t2, dtype=np.float64), 0.0, None)))
     if n_def >= 2:
-        hw_def = critical_value(alpha, n_def - 1) * math.sqrt(sig / n_def) / mean
+        hw_def = critical_value(alpha, n_def - 1) * math.sqrt(total_variance / n_def) / mean
     else:
         hw_def = math.inf
     return Dimensioning(all_counts, hw, n_def, hw_def, plan)
