@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 CORES  ?= 2
 
-.PHONY: test reproduce lint bench clean-venv
+.PHONY: test reproduce reproduce-test lint bench clean-venv
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -17,6 +17,14 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+# The reproduction at its default (paper) scale; outputs in results/, logs in logs/.
+reproduce: $(STAMP)
+	$(BIN)/snakemake --cores $(CORES) --configfile config/config.yaml
+
+# The same pipeline on tiny data (what the tests run).
+reproduce-test: $(STAMP)
+	$(BIN)/snakemake --cores $(CORES) --configfile config/test.yaml
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

@@ -2,12 +2,12 @@
 
 import numpy as np
 import pytest
-from conftest import hierarchical_normal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 import esize as ez
+from conftest import hierarchical_normal
 from reference import s2_loops
 
 shapes = st.lists(st.integers(2, 4), min_size=1, max_size=4).map(tuple)

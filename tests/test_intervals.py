@@ -4,11 +4,11 @@ import math
 
 import numpy as np
 import pytest
-from conftest import hierarchical_normal
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import esize as ez
+from conftest import hierarchical_normal
 
 pos = st.floats(0.1, 1e3)
 var = st.floats(1e-6, 10.0)

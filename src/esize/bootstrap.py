@@ -26,7 +26,7 @@ do not depend on ``batch``.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 

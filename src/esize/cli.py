@@ -11,7 +11,7 @@ import json
 import math
 import secrets
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from . import __version__
 from .bootstrap import bootstrap_ratio_ci, parse_scheme

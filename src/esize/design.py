@@ -8,8 +8,8 @@ are kept alongside, highest first.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
@@ -105,7 +105,7 @@ class Design:
         below = tuple(range(i + 1, self.n_levels))
         return self.data.mean(axis=below) if below else self.data.copy()
 
-    def trim(self, warmup: int) -> "Design":
+    def trim(self, warmup: int) -> Design:
         """Drop the first ``warmup`` measurements of every lowest-level group."""
         warmup = int(warmup)
         if warmup < 0:
@@ -120,7 +120,7 @@ class Design:
             )
         return Design(self.data[..., warmup:], self.levels)
 
-    def merge(self, level: str | int) -> "Design":
+    def merge(self, level: str | int) -> Design:
         """Merge ``level`` into the level below it.
 
         The units of the level below that share a parent at ``level``'s parent become
@@ -139,7 +139,7 @@ class Design:
         levels = self.levels[:i] + self.levels[i + 1 :]
         return Design(self.data.reshape(shape), levels)
 
-    def require_replication(self, minimum: int = 2) -> "Design":
+    def require_replication(self, minimum: int = 2) -> Design:
         """Raise :class:`DesignError` unless every level has ``minimum`` units."""
         for name, n in self.counts.items():
             if n < minimum:

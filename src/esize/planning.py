@@ -23,8 +23,8 @@ rounded up. The top count :math:`n_{n+1}` is whatever the budget allows.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 

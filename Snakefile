@@ -1,0 +1,24 @@
+# Reproduction pipeline for Kalibera & Jones, "Quantifying Performance Changes with
+# Effect Size Confidence Intervals". Run with `make reproduce` (see README).
+#
+# Main file: Snakemake finds this top-level Snakefile before workflow/Snakefile, so
+# `rule all` lives here; the rules themselves are in workflow/rules/*.smk.
+
+from snakemake.utils import min_version
+
+min_version("8.0")
+
+
+configfile: "config/config.yaml"
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/data.smk"
+include: "workflow/rules/tables.smk"
+include: "workflow/rules/examples.smk"
+
+
+rule all:
+    input:
+        all_outputs(),
+    default_target: True

@@ -1,0 +1,490 @@
+"""Building the paper's tables and worked examples from data (used by the pipeline).
+
+Pure functions: inputs are designs, variance estimates and cost settings; outputs are
+plain rows (lists of dicts) and rendered text. File handling lives in the workflow
+scripts.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import paper
+from .bootstrap import means_from_indices
+from .design import Design
+from .errors import EsizeError
+from .estimators import variance_components
+from .intervals import critical_value, fieller_ci, mean_ci
+from .planning import dimension, optimal_counts, plan_from_design
+
+__all__ = [
+    "slug",
+    "CostModel",
+    "paper_costs",
+    "variation_rows",
+    "precision_rows",
+    "worked_examples",
+    "render_variations",
+    "render_precisions",
+]
+
+
+def slug(name: str) -> str:
+    """File-name form of a benchmark name: ``"FFT NA OPT"`` -> ``"fft-na-opt"``."""
+    s = re.sub(r"[^0-9a-zA-Z]+", "-", name.strip()).strip("-").lower()
+    return s or "benchmark"
+
+
+@dataclass(frozen=True)
+class CostModel:
+    """Costs of one benchmark, in seconds and measurements.
+
+    Attributes
+    ----------
+    measurement_seconds : float
+        Time of one measurement; converts budgets and build times to measurements.
+    build_seconds : float
+        Time to build a new binary.
+    warmup : int
+        Warm-up measurements paid by every new execution (the paper's c1).
+    """
+
+    measurement_seconds: float
+    build_seconds: float
+    warmup: int
+
+    @property
+    def costs(self) -> tuple[float, float]:
+        """``(c2, c1)``: build and warm-up in measurements, highest level first."""
+        return (self.build_seconds / self.measurement_seconds, float(self.warmup))
+
+    def budget(self, hours: float) -> float:
+        return hours * 3600.0 / self.measurement_seconds
+
+
+def paper_costs(benchmark: str) -> CostModel:
+    """The paper's costs for one of its ten benchmarks (Section sBenchmarks)."""
+    return CostModel(
+        paper.measurement_seconds(benchmark),
+        paper.BUILD_SECONDS,
+        paper.warmup_count(paper.raw_measurements(benchmark)),
+    )
+
+
+def variation_rows(benchmark: str, design: Design) -> list[dict]:
+    """Rows of ``variations.csv`` for one three-level design.
+
+    Levels are reported as compilation, execution and measurement (by position).
+    """
+    if design.n_levels != 3:
+        raise ValueError(f"{benchmark}: expected 3 levels, got {design.n_levels}")
+    vc = variance_components(design)
+    return [
+        {
+            "benchmark": benchmark,
+            "level": level,
+            "S_pct": float(vc.S_pct[k]),
+            "T_pct": float(vc.T_pct[k]),
+            "T2_positive": bool(vc.T2[k] > 0),
+        }
+        for k, level in enumerate(paper.LEVELS)
+    ]
+
+
+def precision_rows(
+    source: str,
+    benchmark: str,
+    s_pct: Sequence[float],
+    counts: Sequence[int],
+    cost: CostModel,
+    hours: Iterable[float] = paper.PRECISION_HOURS,
+    *,
+    dropped_cost: str = "replace",
+    alpha: float = 0.05,
+) -> list[dict]:
+    """Rows of ``precisions.csv``: Table tPrecisions for one benchmark.
+
+    Parameters
+    ----------
+    source : str
+        ``"paper"`` or ``"data"`` (copied into the rows).
+    s_pct : sequence of 3 floats
+        Relative variation S per level (compilation, execution, measurement), in %.
+    counts : sequence of 3 ints
+        Repetition counts behind those estimates (for the unbiased T^2).
+    cost : CostModel
+    dropped_cost : str
+        ``"replace"`` reproduces the paper's convention, ``"fold"`` the true optimum
+        (see :func:`esize.planning.plan_from_variances`).
+    """
+    s2 = np.asarray(s_pct, dtype=np.float64) ** 2
+    from .estimators import t2 as _t2
+
+    t2 = _t2(s2, counts)
+    rows = []
+    for h in hours:
+        d = dimension(
+            t2,
+            cost.costs,
+            cost.budget(h),
+            mean=100.0,
+            levels=paper.LEVELS,
+            alpha=alpha,
+            dropped_cost=dropped_cost,
+        )
+        rows.append(
+            {
+                "source": source,
+                "benchmark": benchmark,
+                "hours": h,
+                "n1": d.counts["measurement"],
+                "n2": d.counts.get("execution", 1),
+                "binaries": d.counts.get("compilation", 1),
+                "ours_pct": 100.0 * d.half_width,
+                "default_pct": 100.0 * d.default_half_width,
+                "dropped": ",".join(d.plan.dropped),
+            }
+        )
+    return rows
+
+
+# -- worked examples ------------------------------------------------------------------
+_LEVELS3 = ("binary", "execution", "measurement")
+WE_DATA = [[[9, 5], [8, 3]], [[10, 6], [7, 11]], [[1, 12], [2, 4]]]
+WQE_OLD = [[[9, 11], [5, 6]], [[16, 13], [12, 8]], [[15, 7], [10, 14]]]
+WQE_NEW = [[[10, 12], [6, 7]], [[9, 1], [11, 4]], [[8, 5], [3, 2]]]
+#: tWQEBoot replicates, binary -> execution -> measurements, as printed.
+WQE_BOOT = [
+    [[[9, 11], [5, 5]], [[12, 8], [8, 12]], [[9, 9], [11, 9]]],
+    [[[14, 10], [15, 7]], [[13, 13], [8, 12]], [[8, 8], [16, 13]]],
+    [[[7, 7], [15, 15]], [[11, 11], [9, 11]], [[9, 9], [9, 9]]],
+]
+
+
+def worked_examples() -> dict:
+    """Every number of the paper's worked examples (Section sDirty), recomputed."""
+    we = Design(WE_DATA, _LEVELS3)
+    vc = variance_components(we)
+    two = we.merge("execution")
+    vc2 = variance_components(two)
+    plan = plan_from_design(we, [300.0, 10.0], dropped_cost="replace")
+    exact_n1 = math.sqrt(10 * vc2.T2[1] / vc2.T2[0])
+    old, new = Design(WQE_OLD, _LEVELS3), Design(WQE_NEW, _LEVELS3)
+    ci = mean_ci(old)
+    fi = fieller_ci(old, new)
+    vo, vn = variance_components(old), variance_components(new)
+    # replicate 1 of tWQEBoot from the indices the text states (0-based)
+    rep1 = means_from_indices(
+        old,
+        "RRR",
+        [
+            np.array([[[0, 1, 0]]]),
+            np.array([[[0, 1], [1, 1], [0, 0]]]),
+            np.array([[[0, 1], [0, 0], [0, 1], [1, 0], [0, 0], [1, 0]]]),
+        ],
+    )[0]
+    return {
+        "tWEData": {
+            "S3_sq": vc.S2[0],
+            "S2_sq": vc.S2[1],
+            "S1_sq": vc.S2[2],
+            "grand_mean": vc.mean,
+            "T3_sq": vc.T2[0],
+            "T2_sq": vc.T2[1],
+            "T1_sq": vc.T2[2],
+            "dropped": list(plan.dropped),
+        },
+        "tWE2Data": {
+            "S2_sq": vc2.S2[0],
+            "S1_sq": vc2.S2[1],
+            "T2_sq": vc2.T2[0],
+            "T1_sq": vc2.T2[1],
+            "c1": 10,
+            "n1_exact_sqrt": exact_n1,
+            "n1": plan.counts["measurement"],
+            "n1_paper_rounding": int(optimal_counts([0.4, 12.7], [10])[0]),
+            "note": (
+                "The paper prints n1 = 18: it rounds T1^2 to 12.7 and T2^2 to 0.4 "
+                "before the square root (sqrt(10*12.7/0.4) = 17.8). With the exact "
+                f"estimates sqrt(10*{vc2.T2[1]:.4f}/{vc2.T2[0]:.4f}) = {exact_n1:.2f}, "
+                "which rounds up to 19."
+            ),
+        },
+        "tWQEData": {
+            "old_mean": ci.estimate,
+            "new_mean": new.mean,
+            "t_quantile_2df": critical_value(0.05, 2),
+            "old_ci_half_width": ci.half_width,
+            "old_ci": [ci.lower, ci.upper],
+            "S3_sq_old": vo.S2[0],
+            "S3_sq_new": vn.S2[0],
+            "ratio": fi.estimate,
+            "fieller": [fi.lower, fi.upper],
+        },
+        "paper": {
+            "tWEData": {"S3_sq": 3.6, "S2_sq": 2.6, "S1_sq": 16.5, "grand_mean": 6.5,
+                        "T2_sq": -5.7, "T3_sq": 2.3},
+            "tWE2Data": {"S2_sq": 3.6, "S1_sq": 12.7, "T2_sq": 0.4, "n1": 18},
+            "tWQEData": {"old_mean": 10.5, "old_ci_half_width": 6.0, "t_quantile_2df": 4.3,
+                         "S3_sq_old": 5.8, "S3_sq_new": 4.6, "fieller": [0.1, 1.7]},
+            "tWQEBoot": {"replicate_means": [9.0, 11.4, 10.2]},
+        },
+        "tWQEBoot": {
+            "replicate1_binaries": [1, 2, 1],
+            "replicate1_mean_from_indices": float(rep1),
+            "replicate_means": [float(np.mean(r)) for r in WQE_BOOT],
+        },
+    }
+
+
+# -- rendering ---------------------------------------------------------------------------
+def _fmt(x: float, nd: int = 1) -> str:
+    return "inf" if not math.isfinite(x) else f"{x:.{nd}f}"
+
+
+def render_variations(rows: Sequence[Mapping], fmt: str = "md") -> str:
+    """Table tVariations layout: one row per benchmark, S (T) per level."""
+    by = {}
+    for r in rows:
+        by.setdefault(r["benchmark"], {})[r["level"]] = r
+    head = ["benchmark", "compilation [%]", "execution [%]", "measurement [%]"]
+    body = []
+    for b, levels in by.items():
+        cells = [b]
+        for lev in paper.LEVELS:
+            r = levels[lev]
+            cell = _fmt(r["S_pct"])
+            if not r["T2_positive"]:
+                cell += " (0)"
+            elif abs(r["T_pct"] - r["S_pct"]) > 0.1:
+                cell += f" ({_fmt(r['T_pct'])})"
+            cells.append(cell)
+        body.append(cells)
+    caption = (
+        "Relative variation per level, S in % of the grand mean; T in brackets where it "
+        "differs from S by more than 0.1, (0) where T^2 <= 0."
+    )
+    return _table(head, body, fmt, caption)
+
+
+def render_precisions(rows: Sequence[Mapping], fmt: str = "md", source: str | None = None) -> str:
+    """Table tPrecisions layout: ours / default half-width per time window."""
+    sel = [r for r in rows if source is None or r["source"] == source]
+    hours = sorted({r["hours"] for r in sel})
+    by = {}
+    for r in sel:
+        by.setdefault((r["source"], r["benchmark"]), {})[r["hours"]] = r
+    head = ["source", "benchmark"] + [f"{h:g} h [ours / default %]" for h in hours]
+    body = []
+    for (src, b), cells in by.items():
+        body.append(
+            [src, b]
+            + [f"{_fmt(cells[h]['ours_pct'])} / {_fmt(cells[h]['default_pct'])}" for h in hours]
+        )
+    caption = (
+        "95 % CI half-width relative to the mean: the optimised design against the "
+        "one-level default, for each time window."
+    )
+    return _table(head, body, fmt, caption)
+
+
+def _table(head, body, fmt, caption) -> str:
+    if fmt == "md":
+        lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+        lines += ["| " + " | ".join(map(str, row)) + " |" for row in body]
+        return "\n".join(lines) + f"\n\n{caption}\n"
+    if fmt == "tex":
+        def esc(s):
+            return str(s).replace("%", r"\%").replace("_", r"\_").replace("^2", r"$^2$")
+
+        cols = "l" + "r" * (len(head) - 1)
+        lines = [
+            r"\begin{table}",
+            r"\centering",
+            rf"\caption{{{esc(caption)}}}",
+            rf"\begin{{tabular}}{{{cols}}}",
+            r"\hline",
+            " & ".join(esc(h) for h in head) + r" \\",
+            r"\hline",
+        ]
+        lines += [" & ".join(esc(c) for c in row) + r" \\" for row in body]
+        lines += [r"\hline", r"\end{tabular}", r"\end{table}"]
+        return "\n".join(lines) + "\n"
+    raise ValueError(f"unknown format {fmt!r}")
+
+
+# -- tables from the pipeline's per-benchmark estimates -----------------------------
+VARIATION_COLUMNS = ("benchmark", "level", "S_pct", "T_pct", "T2_positive")
+PRECISION_COLUMNS = (
+    "source",
+    "benchmark",
+    "hours",
+    "n1",
+    "n2",
+    "binaries",
+    "ours_pct",
+    "default_pct",
+    "dropped",
+)
+
+
+def variation_rows_from_estimates(estimates: Sequence[Mapping]) -> list[dict]:
+    """Rows of ``variations.csv`` from per-benchmark estimate records.
+
+    Each record has ``benchmark``, ``S_pct``, ``T_pct`` and ``T2`` (three levels,
+    highest first), as written by the pipeline's ``variances`` rule.
+    """
+    rows = []
+    for e in estimates:
+        if len(e["S_pct"]) != 3:
+            raise EsizeError(f"{e['benchmark']}: expected 3 levels, got {len(e['S_pct'])}")
+        for k, level in enumerate(paper.LEVELS):
+            rows.append(
+                {
+                    "benchmark": e["benchmark"],
+                    "level": level,
+                    "S_pct": float(e["S_pct"][k]),
+                    "T_pct": float(e["T_pct"][k]),
+                    "T2_positive": bool(e["T2"][k] > 0),
+                }
+            )
+    return rows
+
+
+def variation_tolerance(paper_value: float) -> float:
+    """Allowed deviation from a Table tVariations number: 10 % or 0.15 points."""
+    return max(0.1 * abs(paper_value), 0.15)
+
+
+def variations_markdown(rows: Sequence[Mapping]) -> str:
+    """The paper-like table, then each number beside the paper's where it has one."""
+    out = ["# Relative variation per level (Table tVariations)", "", render_variations(rows, "md")]
+    cmp = []
+    for r in rows:
+        b = r["benchmark"]
+        if b not in paper.VARIATION_S:
+            continue
+        k = paper.LEVELS.index(r["level"])
+        ps = paper.VARIATION_S[b][k]
+        tol = variation_tolerance(ps)
+        line = [b, r["level"], f"{r['S_pct']:.2f}", f"{ps:.1f}", f"{r['S_pct'] - ps:+.2f}",
+                "yes" if abs(r["S_pct"] - ps) <= tol else "NO"]
+        note = ""
+        if r["level"] == "execution":
+            pt = paper.VARIATION_T_EXECUTION[b]
+            if pt == 0.0:
+                note = "T^2 <= 0 " + ("(as paper)" if not r["T2_positive"] else "(paper: T^2 <= 0; NOT reproduced)")
+            elif pt is not None:
+                ok = abs(r["T_pct"] - pt) <= variation_tolerance(pt)
+                note = f"T {r['T_pct']:.2f} vs {pt:.1f} " + ("(within tolerance)" if ok else "(OUTSIDE tolerance)")
+        cmp.append(line + [note])
+    if cmp:
+        out += [
+            "## Beside the paper",
+            "",
+            "Tolerance: 10 % of the paper's value or 0.15 percentage points, whichever is larger.",
+            "",
+            "| benchmark | level | S % (ours) | S % (paper) | difference | within | T (execution) |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        out += ["| " + " | ".join(c) + " |" for c in cmp]
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+def precision_table(
+    estimates: Sequence[Mapping],
+    costs: str,
+    hours: Sequence[float] = paper.PRECISION_HOURS,
+    build_seconds: float = paper.BUILD_SECONDS,
+    *,
+    dropped_cost: str = "replace",
+) -> list[dict]:
+    """All rows of ``precisions.csv``: the paper's inputs, then the dataset's.
+
+    ``source="paper"`` rows use Table tVariations and the paper's costs for its ten
+    benchmarks; ``source="data"`` rows use each benchmark's estimates and either the
+    paper's costs (``costs="paper"``, for the stand-in) or costs from the data
+    (``costs="data"``: one measurement takes the mean steady time, a build takes
+    ``build_seconds``, a new execution costs its warm-up, at least one measurement).
+    """
+    rows: list[dict] = []
+    for b in paper.BENCHMARKS:
+        counts = [paper.BINARIES, paper.EXECUTIONS, paper.steady_measurements(b)]
+        rows += precision_rows(
+            "paper", b, paper.VARIATION_S[b], counts, paper_costs(b), hours, dropped_cost=dropped_cost
+        )
+    for e in estimates:
+        name = e["benchmark"]
+        if costs == "paper":
+            if name not in paper.VARIATION_S:
+                raise EsizeError(f"{name}: no paper costs for this benchmark; use costs: data")
+            cost = paper_costs(name)
+        else:
+            cost = CostModel(float(e["mean"]), float(build_seconds), max(int(e["warmup"]), 1))
+        rows += precision_rows(
+            "data", name, e["S_pct"], e["counts"], cost, hours, dropped_cost=dropped_cost
+        )
+    return rows
+
+
+def precisions_markdown(rows: Sequence[Mapping], folded: Sequence[Mapping] | None = None) -> str:
+    """Paper-like precision table with the paper's printed numbers beside ours."""
+    out = ["# Result precision: optimised design against the one-level default (Table tPrecisions)", ""]
+    sel = [r for r in rows if r["source"] == "paper"]
+    hours = sorted({r["hours"] for r in sel})
+    if sel:
+        out += [
+            "## From the paper's Table tVariations and costs",
+            "",
+            "Cells: ours / default half-width in %, the paper's printed value in brackets; "
+            "`*` marks a difference above 0.1 after rounding to one decimal.",
+            "",
+            "| benchmark | " + " | ".join(f"{h:g} h" for h in hours) + " | design at 6 h |",
+            "|---|" + "---|" * len(hours) + "---|",
+        ]
+        by = {}
+        for r in sel:
+            by.setdefault(r["benchmark"], {})[r["hours"]] = r
+        n_ok = n_all = 0
+        for b, cells in by.items():
+            line = [b]
+            for h in hours:
+                r = cells[h]
+                txt = f"{_fmt(r['ours_pct'])} / {_fmt(r['default_pct'])}"
+                if b in paper.PRECISIONS and h in paper.PRECISION_HOURS:
+                    po, pd_ = paper.PRECISIONS[b][paper.PRECISION_HOURS.index(h)]
+                    flags = ""
+                    for ours, theirs in ((r["ours_pct"], po), (r["default_pct"], pd_)):
+                        n_all += 1
+                        if abs(round(ours, 1) - theirs) <= 0.1 + 1e-9:
+                            n_ok += 1
+                        else:
+                            flags = "*"
+                    txt += f" ({po:.1f} / {pd_:.1f}){flags}"
+                line.append(txt)
+            r6 = cells.get(6, cells[hours[len(hours) // 2]])
+            line.append(f"{r6['binaries']} x {r6['n2']} x {r6['n1']}")
+            out.append("| " + " | ".join(line) + " |")
+        if n_all:
+            out += ["", f"{n_ok} of {n_all} numbers within 0.1 of the paper's.", ""]
+    data = [r for r in rows if r["source"] == "data"]
+    if data:
+        out += ["## From this dataset's estimates", "", render_precisions(data, "md")]
+    if folded:
+        fd = [r for r in folded if r["source"] == "paper"]
+        out += [
+            "## With the true cost of a binary after dropping executions",
+            "",
+            "The paper (and the table above) optimises the measurements per binary "
+            "against the warm-up cost alone once executions are dropped. Charging the "
+            "build as well gives the optimum under the cost model (precisions_folded.csv):",
+            "",
+            render_precisions(fd, "md"),
+        ]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,113 @@
+"""End to end: the Snakemake pipeline on the tiny test configuration.
+
+The workflow files are copied into a temporary directory and run there, so the test
+never touches the repository's results/ and works from any checkout.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from esize import paper
+
+ROOT = Path(__file__).resolve().parents[1]
+SNAKEMAKE = [sys.executable, "-m", "snakemake"]
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory) -> Path:
+    wd = tmp_path_factory.mktemp("pipeline")
+    shutil.copy(ROOT / "Snakefile", wd / "Snakefile")
+    for d in ("workflow", "config"):
+        shutil.copytree(ROOT / d, wd / d)
+    shutil.copytree(ROOT / "tests" / "data", wd / "tests" / "data")
+    return wd
+
+
+def _run(wd: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [*SNAKEMAKE, "--cores", "2", "--configfile", "config/test.yaml", *args],
+        cwd=wd,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+
+
+@pytest.fixture(scope="module")
+def ran(workdir) -> Path:
+    res = _run(workdir)
+    assert res.returncode == 0, res.stderr[-3000:]
+    return workdir
+
+
+def test_lint_is_clean(workdir):
+    res = _run(workdir, "--lint")
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "Lints for" not in res.stdout + res.stderr
+
+
+def test_outputs_follow_the_contract(ran):
+    res = ran / "results-test"
+    for dataset in ("mono-style", "tiny"):
+        tables = res / dataset / "tables"
+        for name in ("variations", "precisions"):
+            for ext in ("csv", "md", "tex"):
+                assert (tables / f"{name}.{ext}").stat().st_size > 0
+        var = pd.read_csv(tables / "variations.csv")
+        assert list(var.columns) == ["benchmark", "level", "S_pct", "T_pct", "T2_positive"]
+        assert set(var["level"]) == {"compilation", "execution", "measurement"}
+        prec = pd.read_csv(tables / "precisions.csv")
+        assert list(prec.columns)[:8] == [
+            "source", "benchmark", "hours", "n1", "n2", "binaries", "ours_pct", "default_pct"
+        ]
+        assert set(prec["source"]) == {"paper", "data"}
+    var = pd.read_csv(res / "mono-style" / "tables" / "variations.csv")
+    assert sorted(var["benchmark"].unique()) == ["FFT NA OPT", "HTTP OPT", "Rijndael"]
+    tiny = pd.read_csv(res / "tiny" / "tables" / "variations.csv")
+    assert sorted(tiny["benchmark"].unique()) == ["alpha", "beta"]
+
+
+def test_paper_precision_table_is_reproduced(ran):
+    prec = pd.read_csv(ran / "results-test" / "mono-style" / "tables" / "precisions.csv")
+    rows = prec[prec["source"] == "paper"]
+    assert len(rows) == 30
+    within01 = 0
+    for r in rows.itertuples():
+        po, pd_ = paper.PRECISIONS[r.benchmark][paper.PRECISION_HOURS.index(r.hours)]
+        for ours, theirs, kind in ((r.ours_pct, po, "ours"), (r.default_pct, pd_, "default")):
+            diff = abs(round(ours, 1) - theirs)
+            within01 += diff <= 0.1 + 1e-9
+            if not (r.benchmark == "Rijndael OPT" and r.hours == 3 and kind == "ours"):
+                assert diff <= 0.25 + 1e-9, (r.benchmark, r.hours, kind, ours, theirs)
+    assert within01 >= 54
+    fft6 = rows[(rows["benchmark"] == "FFT") & (rows["hours"] == 6)].iloc[0]
+    assert (fft6.n1, fft6.n2, fft6.binaries) == (4, 28, 16)
+    assert round(fft6.ours_pct, 1) == 2.3 and round(fft6.default_pct, 1) == 4.7
+
+
+def test_worked_examples_json(ran):
+    we = json.loads((ran / "results-test" / "worked_examples.json").read_text())
+    assert we["tWEData"]["S3_sq"] == pytest.approx(3.5625)
+    assert we["tWE2Data"]["n1"] == 19 and we["tWE2Data"]["n1_paper_rounding"] == 18
+    assert we["tWQEData"]["fieller"] == pytest.approx([0.1098, 1.7253], abs=5e-5)
+    assert we["tWQEBoot"]["replicate1_mean_from_indices"] == pytest.approx(9.0)
+
+
+def test_rerun_does_nothing(ran):
+    res = _run(ran, "-n")
+    assert res.returncode == 0
+    assert "Nothing to be done" in res.stdout + res.stderr
+
+
+def test_bad_config_is_rejected(workdir):
+    res = _run(workdir, "-n", "--config", "warmup_fraction=1.5")
+    assert res.returncode != 0
+    assert "warmup_fraction" in res.stdout + res.stderr

@@ -1,0 +1,52 @@
+# Data: generate the Mono-style stand-in, then ingest any dataset (trim warm-up).
+
+
+rule generate_standin:
+    output:
+        f"{DATA}/{{dataset}}/{{bench}}.parquet",
+    params:
+        settings=lambda wc: pl.dataset_settings(config, wc.dataset),
+        names=lambda wc: BENCHMARKS[wc.dataset],
+        code=pl.code_hash("standin", "paper"),
+    log:
+        f"{LOGS}/{{dataset}}/generate_standin/{{bench}}.log",
+    benchmark:
+        f"{LOGS}/{{dataset}}/generate_standin/{{bench}}.benchmark.tsv"
+    conda:
+        "../envs/esize.yaml"
+    script:
+        "../scripts/generate_standin.py"
+
+
+rule ingest:
+    input:
+        raw_input,
+    output:
+        f"{RESULTS}/{{dataset}}/steady/{{bench}}.npz",
+    params:
+        warmup_fraction=config["warmup_fraction"],
+        names=lambda wc: BENCHMARKS[wc.dataset],
+        code=pl.code_hash("pipeline", "design", "io", "paper"),
+    log:
+        f"{LOGS}/{{dataset}}/ingest/{{bench}}.log",
+    benchmark:
+        f"{LOGS}/{{dataset}}/ingest/{{bench}}.benchmark.tsv"
+    conda:
+        "../envs/esize.yaml"
+    script:
+        "../scripts/ingest.py"
+
+
+rule variances:
+    input:
+        f"{RESULTS}/{{dataset}}/steady/{{bench}}.npz",
+    output:
+        f"{RESULTS}/{{dataset}}/variances/{{bench}}.json",
+    params:
+        code=pl.code_hash("estimators", "design", "pipeline"),
+    log:
+        f"{LOGS}/{{dataset}}/variances/{{bench}}.log",
+    conda:
+        "../envs/esize.yaml"
+    script:
+        "../scripts/variances.py"

@@ -1,0 +1,39 @@
+# Tables: per-level variation (tVariations) and dimensioning (tPrecisions).
+
+
+rule variation_table:
+    input:
+        per_benchmark("{results}/{dataset}/variances/{bench}.json"),
+    output:
+        csv=f"{RESULTS}/{{dataset}}/tables/variations.csv",
+        md=f"{RESULTS}/{{dataset}}/tables/variations.md",
+        tex=f"{RESULTS}/{{dataset}}/tables/variations.tex",
+    params:
+        code=pl.code_hash("reproduction", "paper", "pipeline"),
+    log:
+        f"{LOGS}/{{dataset}}/variation_table.log",
+    conda:
+        "../envs/esize.yaml"
+    script:
+        "../scripts/variation_table.py"
+
+
+rule precision_table:
+    input:
+        per_benchmark("{results}/{dataset}/variances/{bench}.json"),
+    output:
+        csv=f"{RESULTS}/{{dataset}}/tables/precisions.csv",
+        md=f"{RESULTS}/{{dataset}}/tables/precisions.md",
+        tex=f"{RESULTS}/{{dataset}}/tables/precisions.tex",
+        folded=f"{RESULTS}/{{dataset}}/tables/precisions_folded.csv",
+    params:
+        settings=lambda wc: pl.dataset_settings(config, wc.dataset),
+        hours=config["hours"],
+        build_seconds=config["build_seconds"],
+        code=pl.code_hash("reproduction", "planning", "paper", "pipeline"),
+    log:
+        f"{LOGS}/{{dataset}}/precision_table.log",
+    conda:
+        "../envs/esize.yaml"
+    script:
+        "../scripts/precision_table.py"

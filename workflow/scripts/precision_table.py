@@ -1,0 +1,26 @@
+"""Table tPrecisions: from the paper's inputs and from this dataset's estimates."""
+
+import json
+
+from esize import EsizeError
+from esize import pipeline as pl
+from esize import reproduction as rp
+
+log = pl.script_logging(snakemake.log[0])  # noqa: F821
+estimates = [json.load(open(p)) for p in snakemake.input]  # noqa: F821
+p = snakemake.params  # noqa: F821
+try:
+    rows = rp.precision_table(
+        estimates, p.settings["costs"], p.hours, p.build_seconds, dropped_cost="replace"
+    )
+    folded = rp.precision_table(
+        estimates, p.settings["costs"], p.hours, p.build_seconds, dropped_cost="fold"
+    )
+except EsizeError as exc:
+    pl.fail(log, exc)
+out = snakemake.output  # noqa: F821
+pl.write_csv(out.csv, rows, rp.PRECISION_COLUMNS)
+pl.write_csv(out.folded, folded, rp.PRECISION_COLUMNS)
+pl.atomic_write_text(out.md, rp.precisions_markdown(rows, folded))
+pl.atomic_write_text(out.tex, rp.render_precisions(rows, "tex"))
+log.info("%d rows", len(rows))
