@@ -25,6 +25,7 @@ from .estimators import (
     t2,
     variance_components,
 )
+from .formats import Benchmark, UnitInfo, read_benchmarks
 from .intervals import Interval, critical_value, delta_ci, fieller, fieller_ci, mean_ci
 from .planning import (
     Dimensioning,
@@ -36,10 +37,12 @@ from .planning import (
     plan_from_design,
     plan_from_variances,
 )
+from .suite import SuiteInterval, geometric_mean_ratio_ci
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Benchmark",
     "Design",
     "DesignError",
     "Dimensioning",
@@ -47,6 +50,8 @@ __all__ = [
     "InputError",
     "Interval",
     "Plan",
+    "SuiteInterval",
+    "UnitInfo",
     "VarianceComponents",
     "bootstrap_mean_ci",
     "bootstrap_ratio_ci",
@@ -59,6 +64,7 @@ __all__ = [
     "fieller",
     "fieller_ci",
     "from_tidy",
+    "geometric_mean_ratio_ci",
     "mean_ci",
     "means_from_indices",
     "mean_variance",
@@ -68,6 +74,7 @@ __all__ = [
     "percentile_interval",
     "plan_from_design",
     "plan_from_variances",
+    "read_benchmarks",
     "resample_means",
     "s2",
     "t2",

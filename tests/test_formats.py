@@ -1,0 +1,698 @@
+"""Reading benchmark harness results: pyperf, JMH, Google Benchmark, hyperfine.
+
+The pyperf tests use real result files shipped inside the pyperf package
+(``pyperf/tests/telco.json`` and ``mult_list_py3*.json``), found with
+:mod:`importlib.resources`; their expected designs are rebuilt with pyperf's own
+loader, a second route independent of :mod:`esize.formats`. The other harnesses'
+files are small hand-made documents (``harness_data.py``) whose numbers the tests
+rebuild by hand. Every expected interval is computed by calling the library on
+those hand-built designs.
+"""
+
+from __future__ import annotations
+
+import copy
+import gzip
+import importlib.resources
+import io
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import esize as ez
+from esize import cli as esize_cli
+from esize.formats import UnitInfo, design_from_ragged, detect_format, read_benchmarks, unit_info
+from esize.progress import ProgressBar
+from esize.suite import benchmark_seed, geometric_mean_ratio_ci, ratio_replicates
+from harness_data import BUILDERS, gbench_results, hyperfine_results, jmh_results, write_all
+from test_cli import WQE_NEW, WQE_OLD, assert_one_line_error, cli, run_modules, tidy, write_csv
+
+try:  # in the test extra; without it only the pyperf tests are skipped
+    import pyperf
+except ImportError:  # pragma: no cover
+    pyperf = None
+
+needs_pyperf = pytest.mark.skipif(pyperf is None, reason="pyperf (test extra) is not installed")
+HARNESS_DIR = Path(__file__).parent / "data" / "harness"
+PV = ("process", "value")
+FI = ("fork", "iteration")
+
+
+def pyperf_file(name: str) -> Path:
+    p = importlib.resources.files("pyperf") / "tests" / name
+    assert p.is_file(), f"pyperf no longer ships {name}"
+    return Path(str(p))
+
+
+def pyperf_designs(path) -> dict[str, ez.Design]:
+    """Designs rebuilt with pyperf's own loader: one row per run that has values."""
+    suite = pyperf.BenchmarkSuite.load(str(path))
+    out = {}
+    for bench in suite.get_benchmarks():
+        runs = [run.values for run in bench.get_runs() if run.values]
+        out[bench.get_name()] = ez.Design(np.array(runs, dtype=float), PV)
+    return out
+
+
+def run_json(argv, capsys) -> tuple[dict, str]:
+    code, out, err = cli([*argv, "--json"], capsys)
+    assert code == 0, err
+    return json.loads(out), err
+
+
+def write_json(path: Path, doc) -> Path:
+    path.write_text(json.dumps(doc))
+    return path
+
+
+@pytest.fixture(scope="module")
+def harness(tmp_path_factory):
+    return write_all(tmp_path_factory.mktemp("harness"))
+
+
+# == pyperf: real files ================================================================
+@needs_pyperf
+def test_pyperf_telco_matches_pyperf_loader():
+    path = pyperf_file("telco.json")
+    assert detect_format(path) == "pyperf"
+    got = read_benchmarks(path)
+    want = pyperf_designs(path)
+    assert list(got) == ["telco"] == list(want)
+    design, unit = got["telco"]
+    assert design.levels == PV
+    assert design.shape == (40, 3)  # the calibration run (warm-ups only) is skipped
+    np.testing.assert_array_equal(design.data, want["telco"].data)
+    assert unit == UnitInfo("second", True, "time", 1.0)
+    bench = pyperf.Benchmark.load(str(path))
+    assert design.mean == pytest.approx(bench.mean(), rel=1e-12)
+
+
+@needs_pyperf
+@pytest.mark.parametrize("name", ["mult_list_py36.json", "mult_list_py37.json", "mult_list_py38.json"])
+def test_pyperf_suites_match_pyperf_loader(name):
+    path = pyperf_file(name)
+    got = read_benchmarks(path)
+    want = pyperf_designs(path)
+    assert list(got) == list(want) == ["[1]*1000", "[1,2]*1000", "[1,2,3]*1000"]
+    for k, design in want.items():
+        np.testing.assert_array_equal(got[k].design.data, design.data)
+        assert got[k].design.shape == (20, 3)
+
+
+@needs_pyperf
+def test_pyperf_gzip_and_forced_format(tmp_path):
+    src = pyperf_file("telco.json")
+    gz = tmp_path / "telco.json.gz"
+    gz.write_bytes(gzip.compress(src.read_bytes()))
+    plain = tmp_path / "telco-result"  # no extension: sniffed as JSON
+    plain.write_bytes(src.read_bytes())
+    ref = read_benchmarks(src)["telco"].design.data
+    for p in (gz, plain):
+        assert detect_format(p) == "pyperf"
+        np.testing.assert_array_equal(read_benchmarks(p)["telco"].design.data, ref)
+        np.testing.assert_array_equal(read_benchmarks(p, "pyperf")["telco"].design.data, ref)
+
+
+@needs_pyperf
+def test_compare_pyperf_suites_json(capsys):
+    old_p, new_p = pyperf_file("mult_list_py36.json"), pyperf_file("mult_list_py37.json")
+    out, err = run_json(["compare", old_p, new_p, "--seed", "7", "--resamples", "2000"], capsys)
+    assert err == ""
+    old_d, new_d = pyperf_designs(old_p), pyperf_designs(new_p)
+    names = list(old_d)
+    assert [b["name"] for b in out["benchmarks"]] == names
+    single_keys = {"ratio", "old", "new", "alpha", "threshold", "fieller", "bootstrap", "verdict"}
+    for b in out["benchmarks"]:
+        assert single_keys <= set(b)
+        o, n = old_d[b["name"]], new_d[b["name"]]
+        assert b["ratio"] == pytest.approx(n.mean / o.mean, rel=1e-12)
+        f = ez.fieller_ci(o, n)
+        assert (b["fieller"]["lower"], b["fieller"]["upper"]) == pytest.approx((f.lower, f.upper), rel=1e-12)
+        bs = ez.bootstrap_ratio_ci(o, n, scheme="RR", n_resamples=2000, rng=benchmark_seed(7, b["name"]))
+        assert (b["bootstrap"]["lower"], b["bootstrap"]["upper"]) == (bs.lower, bs.upper)
+        assert b["bootstrap"]["seed"] == 7 and b["bootstrap"]["scheme"] == "RR"
+        assert b["unit"] == "second" and b["lower_is_better"] is True
+        assert b["verdict"] == ez.verdict(f.lower, f.upper, 0.02)
+        assert b["design"]["old"] == {"process": 20, "value": 3}
+    # the [1,2]*1000 list build got clearly slower from 3.6 to 3.7
+    assert out["benchmarks"][1]["verdict"] == "slower"
+    s = out["suite"]
+    assert set(s) >= {"geometric_mean", "lower", "upper", "resamples", "seed"}
+    ratios = [new_d[k].mean / old_d[k].mean for k in names]
+    assert s["geometric_mean"] == pytest.approx(math.prod(ratios) ** (1 / 3), rel=1e-12)
+    suite = geometric_mean_ratio_ci(
+        [(old_d[k], new_d[k]) for k in names], n_resamples=2000, rng=7, names=names
+    )
+    assert (s["lower"], s["upper"]) == (suite.lower, suite.upper)
+    assert s["lower"] < s["geometric_mean"] < s["upper"]
+    assert s["resamples"] == 2000 and s["seed"] == 7
+    # no single-benchmark keys at the top for a suite
+    assert "ratio" not in out and out["only_in_old"] == [] and out["only_in_new"] == []
+
+
+@needs_pyperf
+def test_compare_pyperf_suites_text(capsys):
+    old_p, new_p = pyperf_file("mult_list_py36.json"), pyperf_file("mult_list_py37.json")
+    code, out, err = cli(["compare", old_p, new_p, "--seed", "1", "--resamples", "500"], capsys)
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    for name in ("[1]*1000", "[1,2]*1000", "[1,2,3]*1000"):
+        row = next(line for line in lines if line.startswith(name + " "))
+        assert "second" in row and ("faster" in row or "slower" in row)
+    gm = next(line for line in lines if line.startswith("geometric mean"))
+    assert "slower" in gm
+    assert "500 resamples, seed 1" in out
+
+
+@needs_pyperf
+def test_summary_and_plan_pyperf(capsys):
+    path = pyperf_file("telco.json")
+    d = pyperf_designs(path)["telco"]
+    out, _ = run_json(["summary", path], capsys)
+    vc = ez.variance_components(d)
+    assert out["levels"] == ["process", "value"]
+    assert out["counts"] == {"process": 40, "value": 3}
+    for k, lv in enumerate(PV):
+        assert out["variance"][lv]["S2"] == pytest.approx(vc.S2[k], rel=1e-12)
+        assert out["variance"][lv]["T2"] == pytest.approx(vc.T2[k], rel=1e-12)
+    ci = ez.mean_ci(d)
+    assert (out["ci"]["lower"], out["ci"]["upper"]) == pytest.approx((ci.lower, ci.upper), rel=1e-12)
+    assert out["benchmarks"][0]["name"] == "telco"
+
+    plan, _ = run_json(["plan", path, "--costs", "10"], capsys)
+    want = ez.plan_from_design(d, [10.0])
+    assert plan["counts"] == want.as_dict()["counts"]
+    assert plan["suggestion"] == f"pyperf --values {want.counts['value']}"
+    code, text, _ = cli(["plan", path, "--costs", "10", "--budget", "5000"], capsys)
+    assert code == 0 and "next run    pyperf options: --processes" in text
+
+
+@needs_pyperf
+def test_summary_pyperf_suite_blocks(capsys):
+    path = pyperf_file("mult_list_py38.json")
+    out, _ = run_json(["summary", path], capsys)
+    assert [b["name"] for b in out["benchmarks"]] == ["[1]*1000", "[1,2]*1000", "[1,2,3]*1000"]
+    assert "mean" not in out  # several benchmarks: no single-benchmark keys at the top
+    code, text, _ = cli(["summary", path, "--benchmark", "[1,2]*1000"], capsys)
+    assert code == 0 and text.count("benchmark   ") == 1 and "[1,2]*1000" in text
+
+
+def _unbalanced_pyperf(tmp_path) -> Path:
+    doc = json.loads(pyperf_file("mult_list_py36.json").read_text())
+    doc["benchmarks"][1]["runs"][5]["values"].pop()  # run 6 (process 5): 2 values
+    return write_json(tmp_path / "ragged.json", doc)
+
+
+@needs_pyperf
+def test_pyperf_unbalanced_is_an_error_naming_benchmark(tmp_path, capsys):
+    p = _unbalanced_pyperf(tmp_path)
+    line = assert_one_line_error(
+        *cli(["summary", p], capsys), file=p, words=["unbalanced"]
+    )
+    assert "[1,2]*1000" in line and "--balance truncate" in line
+    assert "19 processes with 3 values, 1 process with 2 values" in line
+
+
+@needs_pyperf
+def test_pyperf_balance_truncate(tmp_path, capsys):
+    p = _unbalanced_pyperf(tmp_path)
+    out, err = run_json(["summary", p, "--balance", "truncate", "--benchmark", "[1,2]*1000"], capsys)
+    assert out["counts"] == {"process": 20, "value": 2}
+    runs = json.loads(p.read_text())["benchmarks"][1]["runs"]
+    cut = np.array([r["values"][:2] for r in runs if r.get("values")])
+    assert out["mean"] == pytest.approx(cut.mean(), rel=1e-12)
+    note = err.strip()
+    assert note.startswith("esize: note:") and "[1,2]*1000" in note
+    assert "19 processes cut, 19 values dropped" in note
+
+
+def test_pyperf_older_and_single_layouts(tmp_path):
+    values = [[1.0, 1.1], [1.2, 1.3], [0.9, 1.0]]
+    old_style = {  # format version 5: 'samples', metadata under 'common_metadata'
+        "version": 5,
+        "benchmarks": [{"common_metadata": {"name": "bm"}, "runs": [{"samples": v} for v in values]}],
+    }
+    single = {"metadata": {"name": "solo", "unit": "second"}, "runs": [{"warmups": [[1, 2.0]]}]
+              + [{"values": v, "warmups": [[1, 5.0]]} for v in values]}
+    for doc, name in ((old_style, "bm"), (single, "solo")):
+        got = read_benchmarks(write_json(tmp_path / f"{name}.json", doc))
+        assert list(got) == [name]
+        np.testing.assert_array_equal(got[name].design.data, values)
+    bad = write_json(tmp_path / "future.json", {"version": "9.9", "benchmarks": [{"runs": []}]})
+    with pytest.raises(ez.InputError, match="version"):
+        read_benchmarks(bad)
+
+
+# == JMH ===============================================================================
+def test_jmh_names_units_and_designs(harness):
+    got = read_benchmarks(harness["jmh-old"])
+    doc = jmh_results("old")
+    assert list(got) == [
+        "org.example.ListBench.add:size=10",
+        "org.example.ListBench.add:size=1000",
+        "org.example.ListBench.get",
+        "org.example.ListBench.iterate",
+    ]
+    add = got["org.example.ListBench.add:size=10"]
+    assert add.unit.lower_is_better is False and add.unit.kind == "rate"
+    assert add.design.levels == FI
+    np.testing.assert_array_equal(add.design.data, doc[0]["primaryMetric"]["rawData"])
+    assert got["org.example.ListBench.get"].unit.lower_is_better is True
+    # sample mode: each iteration is the count-weighted mean of its histogram
+    hist = doc[3]["primaryMetric"]["rawDataHistogram"]
+    want = [[sum(v * c for v, c in it) / sum(c for _, c in it) for it in fork] for fork in hist]
+    np.testing.assert_allclose(got["org.example.ListBench.iterate"].design.data, want, rtol=1e-12)
+
+
+def test_compare_jmh_throughput_words_follow_unit(harness, capsys):
+    out, _ = run_json(
+        ["compare", harness["jmh-old"], harness["jmh-new"], "--seed", "3", "--resamples", "1000"], capsys
+    )
+    old_doc, new_doc = jmh_results("old"), jmh_results("new")
+    by_name = {b["name"]: b for b in out["benchmarks"]}
+    thr = by_name["org.example.ListBench.add:size=10"]
+    o = ez.Design(old_doc[0]["primaryMetric"]["rawData"], FI)
+    n = ez.Design(new_doc[0]["primaryMetric"]["rawData"], FI)
+    f = ez.fieller_ci(o, n)
+    assert thr["ratio"] == pytest.approx(n.mean / o.mean, rel=1e-12) and thr["ratio"] > 1
+    assert (thr["fieller"]["lower"], thr["fieller"]["upper"]) == pytest.approx((f.lower, f.upper), rel=1e-12)
+    # more operations per millisecond: faster, not slower
+    assert f.lower > 1.02
+    assert thr["verdict"] == "faster" and thr["lower_is_better"] is False
+    assert thr["description"].startswith("new is ") and " faster " in thr["description"]
+    avg = by_name["org.example.ListBench.get"]
+    assert avg["ratio"] < 1 and avg["verdict"] == "faster" and avg["unit"] == "ns/op"
+    # the suite mixes rates and times: rates enter the geometric mean as old/new
+    s = out["suite"]
+    assert s["inverted"] == ["org.example.ListBench.add:size=10", "org.example.ListBench.add:size=1000"]
+    logs = [-math.log(b["ratio"]) if not b["lower_is_better"] else math.log(b["ratio"])
+            for b in out["benchmarks"]]
+    assert s["geometric_mean"] == pytest.approx(math.exp(sum(logs) / 4), rel=1e-12)
+    assert s["lower_is_better"] is True
+
+
+def test_jmh_only_rates_keep_direction(harness, tmp_path, capsys):
+    old = write_json(tmp_path / "o.json", jmh_results("old")[:2])
+    new = write_json(tmp_path / "n.json", jmh_results("new")[:2])
+    out, _ = run_json(["compare", old, new, "--seed", "1", "--resamples", "500"], capsys)
+    s = out["suite"]
+    assert s["inverted"] == [] and s["lower_is_better"] is False
+    assert s["geometric_mean"] > 1 and s["verdict"] == "faster"
+
+
+def _ragged_jmh(tmp_path) -> Path:
+    doc = jmh_results("old")
+    doc[2]["primaryMetric"]["rawData"][1].pop()  # fork 2 of 'get' has 4 iterations
+    return write_json(tmp_path / "ragged-jmh.json", doc)
+
+
+def test_jmh_ragged_forks(tmp_path, capsys):
+    p = _ragged_jmh(tmp_path)
+    line = assert_one_line_error(*cli(["summary", p], capsys), file=p, words=["unbalanced"])
+    assert "org.example.ListBench.get" in line and "fork 2" in line and "--balance truncate" in line
+    out, err = run_json(["summary", p, "--balance", "truncate"], capsys)
+    get = next(b for b in out["benchmarks"] if b["name"] == "org.example.ListBench.get")
+    raw = json.loads(p.read_text())[2]["primaryMetric"]["rawData"]
+    d = ez.Design([f[:4] for f in raw], FI)
+    assert get["counts"] == {"fork": 3, "iteration": 4}
+    vc = ez.variance_components(d)
+    assert get["variance"]["fork"]["S2"] == pytest.approx(vc.S2[0], rel=1e-12)
+    assert "kept the first 4 iterations of every fork" in err and "2 iterations dropped" in err
+
+
+def test_jmh_modes_and_params_make_distinct_names(tmp_path):
+    doc = jmh_results("old")
+    twin = copy.deepcopy(doc[2])
+    twin["mode"] = "ss"
+    p = write_json(tmp_path / "modes.json", [doc[2], twin, doc[0]])
+    assert list(read_benchmarks(p)) == [
+        "org.example.ListBench.get [avgt]",
+        "org.example.ListBench.get [ss]",
+        "org.example.ListBench.add:size=10",
+    ]
+    with pytest.raises(ez.InputError, match="twice"):
+        read_benchmarks(write_json(tmp_path / "dup.json", [doc[2], doc[2]]))
+
+
+def test_jmh_unit_conversion(harness, tmp_path, capsys):
+    new = jmh_results("new")
+    get = new[2]
+    get["primaryMetric"]["scoreUnit"] = "us/op"
+    get["primaryMetric"]["rawData"] = [[v / 1000 for v in f] for f in get["primaryMetric"]["rawData"]]
+    p = write_json(tmp_path / "new-us.json", new)
+    out, err = run_json(
+        ["compare", harness["jmh-old"], p, "--benchmark", "org.example.ListBench.get", "--method", "fieller"],
+        capsys,
+    )
+    ref, _ = run_json(
+        ["compare", harness["jmh-old"], harness["jmh-new"], "--benchmark", "org.example.ListBench.get",
+         "--method", "fieller"],
+        capsys,
+    )
+    assert out["ratio"] == pytest.approx(ref["ratio"], rel=1e-9)
+    assert "converted from us/op to ns/op" in err
+    rate = jmh_results("new")
+    p2 = write_json(tmp_path / "rate.json", [dict(rate[2], primaryMetric=dict(
+        rate[2]["primaryMetric"], scoreUnit="ops/us"))])
+    assert_one_line_error(
+        *cli(["compare", harness["jmh-old"], p2, "--benchmark", "org.example.ListBench.get"], capsys),
+        file=p2, words=["cannot be compared"],
+    )
+
+
+# == Google Benchmark ====================================================================
+def test_gbench_ignores_aggregates(harness):
+    got = read_benchmarks(harness["gbench-old"])
+    doc = gbench_results("old")
+    assert list(got) == ["BM_Sort/1024", "BM_Sort/65536", "BM_Hash"]
+    for name, (design, unit) in got.items():
+        reps = [e for e in doc["benchmarks"] if e["run_name"] == name and e["run_type"] == "iteration"]
+        assert design.levels == ("repetition",) and design.shape == (5,)
+        np.testing.assert_array_equal(design.data, [e["real_time"] for e in reps])
+        assert unit.unit == reps[0]["time_unit"] and unit.lower_is_better
+    cpu = read_benchmarks(harness["gbench-old"], gbench_time="cpu_time")
+    sort = [e["cpu_time"] for e in doc["benchmarks"] if e["name"] == "BM_Sort/1024"]
+    np.testing.assert_array_equal(cpu["BM_Sort/1024"].design.data, sort)
+
+
+def test_compare_gbench_by_hand(harness, capsys):
+    out, _ = run_json(
+        ["compare", harness["gbench-old"], harness["gbench-new"], "--gbench-time", "cpu_time",
+         "--seed", "5", "--resamples", "1000"],
+        capsys,
+    )
+    def reps(system, name):
+        return [e["cpu_time"] for e in gbench_results(system)["benchmarks"]
+                if e["name"] == name]
+    for b in out["benchmarks"]:
+        o, n = ez.Design(reps("old", b["name"]), ("repetition",)), ez.Design(reps("new", b["name"]), ("repetition",))
+        f = ez.fieller_ci(o, n)
+        assert (b["fieller"]["lower"], b["fieller"]["upper"]) == pytest.approx((f.lower, f.upper), rel=1e-12)
+        assert b["bootstrap"]["scheme"] == "R"
+    assert out["benchmarks"][0]["verdict"] == "faster"
+
+
+def test_gbench_failed_and_aggregate_only(tmp_path, capsys):
+    doc = gbench_results("old")
+    for e in doc["benchmarks"]:
+        if e["name"] == "BM_Hash":
+            e["error_occurred"] = True
+            e["error_message"] = "out of memory"
+    p = write_json(tmp_path / "failed.json", doc)
+    out, err = run_json(["summary", p], capsys)
+    assert [b["name"] for b in out["benchmarks"]] == ["BM_Sort/1024", "BM_Sort/65536"]
+    assert "BM_Hash" in err and "out of memory" in err
+    agg = write_json(tmp_path / "agg.json", {"context": {}, "benchmarks": [
+        e for e in gbench_results("old")["benchmarks"] if e["run_type"] == "aggregate"]})
+    assert_one_line_error(*cli(["summary", agg], capsys), file=agg, words=["aggregates_only"])
+    one = write_json(tmp_path / "one.json", {"context": {}, "benchmarks": [
+        e for e in gbench_results("old")["benchmarks"] if e.get("repetition_index") == 0]})
+    line = assert_one_line_error(*cli(["summary", one], capsys), file=one, words=["at least 2"])
+    assert "BM_Sort/1024" in line
+
+
+def test_gbench_plan_needs_no_costs(harness, capsys):
+    out, _ = run_json(["plan", harness["gbench-old"], "--budget", "20"], capsys)
+    for b in out["benchmarks"]:
+        assert b["levels"] == ["repetition"] and b["counts"] == {}
+        assert b["dimensioning"]["counts"] == {"repetition": 20}
+    assert out["suggestion"] == "gbench --benchmark_repetitions=20"
+
+
+# == hyperfine ===========================================================================
+def test_hyperfine_compare_by_hand(harness, capsys):
+    out, _ = run_json(
+        ["compare", harness["hyperfine-old"], harness["hyperfine-new"], "--seed", "2", "--resamples", "800"],
+        capsys,
+    )
+    old_doc, new_doc = hyperfine_results("old"), hyperfine_results("new")
+    for b, ro, rn in zip(out["benchmarks"], old_doc["results"], new_doc["results"]):
+        assert b["name"] == ro["command"] and b["unit"] == "s"
+        o, n = ez.Design(ro["times"], ("run",)), ez.Design(rn["times"], ("run",))
+        f = ez.fieller_ci(o, n)
+        assert (b["fieller"]["lower"], b["fieller"]["upper"]) == pytest.approx((f.lower, f.upper), rel=1e-12)
+        bs = ez.bootstrap_ratio_ci(o, n, scheme="R", n_resamples=800, rng=benchmark_seed(2, b["name"]))
+        assert (b["bootstrap"]["lower"], b["bootstrap"]["upper"]) == (bs.lower, bs.upper)
+    assert out["benchmarks"][0]["verdict"] == "faster"
+
+
+def test_single_benchmark_files_pair_up_across_names(tmp_path, capsys):
+    old, new = hyperfine_results("old"), hyperfine_results("new")
+    o = write_json(tmp_path / "o.json", {"results": old["results"][:1]})
+    new_r = dict(new["results"][0], command="./prog-new parse big.txt")
+    n = write_json(tmp_path / "n.json", {"results": [new_r]})
+    out, err = run_json(["compare", o, n, "--method", "fieller"], capsys)
+    assert err == ""
+    assert out["benchmarks"][0]["name"] == "./prog parse big.txt"
+    assert out["benchmarks"][0]["new_name"] == "./prog-new parse big.txt"
+    assert out["ratio"] == pytest.approx(np.mean(new_r["times"]) / np.mean(old["results"][0]["times"]))
+
+
+# == tidy tables with several benchmarks ====================================================
+def _two_benchmark_tables(tmp_path):
+    o = pd.concat([tidy(WQE_OLD, benchmark="x"), tidy(WQE_NEW, benchmark="y")], ignore_index=True)
+    n = pd.concat([tidy(WQE_NEW, benchmark="x"), tidy(WQE_OLD, benchmark="z")], ignore_index=True)
+    return write_csv(tmp_path / "o.csv", o), write_csv(tmp_path / "n.csv", n)
+
+
+def test_tidy_benchmark_column(tmp_path, capsys):
+    po, pn = _two_benchmark_tables(tmp_path)
+    got = read_benchmarks(po, benchmark_column="benchmark")
+    assert list(got) == ["x", "y"]
+    np.testing.assert_array_equal(got["x"].design.data, WQE_OLD)
+    out, err = run_json(["compare", po, pn, "--benchmark-column", "--method", "fieller"], capsys)
+    # only x is in both files; y and z are reported, not an error
+    assert [b["name"] for b in out["benchmarks"]] == ["x"]
+    assert out["only_in_old"] == ["y"] and out["only_in_new"] == ["z"]
+    assert "only in" in err and "y" in err and "z" in err
+    assert round(out["fieller"]["lower"], 4) == 0.1098  # the paper's worked example
+    # --benchmark alone implies the 'benchmark' column of a tidy table
+    s, _ = run_json(["summary", po, "--benchmark", "y"], capsys)
+    assert s["mean"] == pytest.approx(6.5)
+    # without either, the table stays one design (the behaviour before benchmark columns)
+    s, _ = run_json(["summary", po], capsys)
+    assert s["mean"] == pytest.approx((10.5 + 6.5) / 2) and s["benchmarks"][0]["name"] is None
+
+
+def test_tidy_single_benchmark_json_unchanged(tmp_path, capsys):
+    po, pn = write_csv(tmp_path / "o.csv", WQE_OLD), write_csv(tmp_path / "n.csv", WQE_NEW)
+    out, err = run_json(["compare", po, pn, "--seed", "12345", "--resamples", "500"], capsys)
+    assert err == ""
+    top = ["files", "ratio", "old", "new", "alpha", "threshold", "fieller", "bootstrap",
+           "verdict", "verdict_method", "description"]
+    assert list(out)[: len(top)] == top
+    assert set(out) - set(top) == {"benchmarks", "only_in_old", "only_in_new"}
+    o = ez.Design(WQE_OLD, ("binary", "execution", "measurement"))
+    n = ez.Design(WQE_NEW, o.levels)
+    b = ez.bootstrap_ratio_ci(o, n, n_resamples=500, rng=12345)  # the seed itself, as before
+    assert (out["bootstrap"]["lower"], out["bootstrap"]["upper"]) == (b.lower, b.upper)
+    one = out["benchmarks"][0]
+    assert one["name"] is None
+    for k in top[1:]:
+        assert one[k] == out[k]
+
+
+def test_tidy_balance_truncate(tmp_path, capsys):
+    data = 10.0 + np.arange(18.0).reshape(3, 2, 3) % 7
+    frame = tidy(data)
+    frame = frame.drop(index=frame.index[-1])  # binary 3, execution 2 loses a measurement
+    p = write_csv(tmp_path / "short.csv", frame)
+    assert_one_line_error(*cli(["summary", p], capsys), file=p, words=["unbalanced"])
+    out, err = run_json(["summary", p, "--balance", "truncate"], capsys)
+    assert out["counts"] == {"binary": 3, "execution": 2, "measurement": 2}
+    assert out["mean"] == pytest.approx(data[..., :2].mean())
+    assert "kept the first 2 measurements of every execution" in err
+    assert "5 executions cut, 5 measurements dropped" in err
+
+
+def test_design_from_ragged_deeper_levels():
+    units = {"b1": {"e1": [1, 2, 3], "e2": [4, 5]}, "b2": {"e1": [6, 7], "e2": [8, 9], "e3": [1, 1]}}
+    levels = ("binary", "execution", "measurement")
+    with pytest.raises(ez.InputError, match="binary b1"):
+        design_from_ragged(units, levels)
+    notes = []
+    d = design_from_ragged(units, levels, balance="truncate", notes=notes)
+    np.testing.assert_array_equal(d.data, [[[1, 2], [4, 5]], [[6, 7], [8, 9]]])
+    assert len(notes) == 2  # executions per binary, then measurements per execution
+
+
+# == bad input ===========================================================================
+@pytest.mark.parametrize(
+    "doc, words",
+    [
+        ("{not json", ["not valid json"]),
+        ({"something": 1}, ["unknown kind", "--format"]),
+        ([{"benchmark": "a.B.m", "mode": "avgt", "primaryMetric": {"scoreUnit": "ns/op",
+          "rawData": [[1.0, "fast"], [1.0, 2.0]]}}], ["a.B.m", "not a number"]),
+        ([{"benchmark": "a.B.m", "mode": "avgt", "primaryMetric": {"scoreUnit": "ns/op",
+          "score": 3.0}}], ["a.B.m", "rawdata"]),
+        ([{"benchmark": "a.B.m", "mode": "avgt", "primaryMetric": {"scoreUnit": "ns/op",
+          "rawData": [[1.0, -2.0], [1.0, 2.0]]}}], ["a.B.m", "non-positive"]),
+        ({"results": [{"command": "sleep 1", "mean": 1.0}]}, ["sleep 1", "times"]),
+        ({"results": [{"command": "sleep 1", "times": [1.0]}]}, ["sleep 1", "at least 2"]),
+        ({"benchmarks": [{"metadata": {"name": "bm"}, "runs": [{"warmups": [[1, 1.0]]}]}]},
+         ["bm", "no run has values"]),
+    ],
+)
+def test_bad_harness_files_one_line(tmp_path, capsys, doc, words):
+    p = tmp_path / "bad.json"
+    p.write_text(doc if isinstance(doc, str) else json.dumps(doc))
+    line = assert_one_line_error(*cli(["summary", p], capsys), file=p)
+    for w in words:
+        assert w.lower() in line.lower(), line
+
+
+def test_tidy_only_options_rejected_for_json(harness, capsys):
+    for opts in (["--levels", "fork"], ["--value", "score"], ["--where", "a=b"], ["--benchmark-column", "x"]):
+        assert_one_line_error(
+            *cli(["summary", harness["jmh-old"], *opts], capsys), file=harness["jmh-old"], words=["tidy"]
+        )
+    assert_one_line_error(
+        *cli(["summary", harness["jmh-old"], "--gbench-time", "cpu_time"], capsys), words=["google"]
+    )
+
+
+def test_benchmark_selection_errors(harness, capsys):
+    line = assert_one_line_error(
+        *cli(["summary", harness["jmh-old"], "--benchmark", "nope"], capsys),
+        file=harness["jmh-old"], words=["not in the file"],
+    )
+    assert "'nope'" in line
+    assert_one_line_error(
+        *cli(["compare", harness["jmh-old"], harness["gbench-new"]], capsys),
+        file=harness["gbench-new"], words=["no benchmark matches"],
+    )
+    assert_one_line_error(
+        *cli(["compare", harness["jmh-old"], harness["jmh-new"], "--benchmark", "nope"], capsys),
+        words=["in neither file"],
+    )
+
+
+def test_compare_differing_fork_counts(harness, tmp_path, capsys):
+    new = jmh_results("new")
+    new[2]["primaryMetric"]["rawData"].append([180.0, 181.0, 182.0, 183.0, 184.0])
+    p = write_json(tmp_path / "four-forks.json", new)
+    args = ["compare", harness["jmh-old"], p, "--benchmark", "org.example.ListBench.get", "--method", "fieller"]
+    line = assert_one_line_error(*cli(args, capsys), file=p, words=["differs"])
+    assert "org.example.ListBench.get" in line and "--balance truncate" in line
+    out, err = run_json([*args, "--balance", "truncate"], capsys)
+    assert out["benchmarks"][0]["design"]["new"] == {"fork": 3, "iteration": 5}
+    assert "cut both systems" in err
+
+
+def test_subprocess_harness_errors_no_traceback(tmp_path):
+    write_json(tmp_path / "ok.json", jmh_results("old"))
+    _ragged_jmh(tmp_path)
+    (tmp_path / "broken.json").write_text('{"results": [')
+    cases = [
+        (["summary", "ragged-jmh.json"], "ragged-jmh.json", ["unbalanced"]),
+        (["compare", "ok.json", "broken.json"], "broken.json", ["not valid json"]),
+    ]
+    results = run_modules([c for c, _, _ in cases], tmp_path)
+    for (_, file, words), (code, out, err) in zip(cases, results):
+        assert_one_line_error(code, out, err, file=file, words=words)
+
+
+# == plots ===============================================================================
+MAGIC = {".png": b"\x89PNG", ".pdf": b"%PDF", ".svg": b"<?xml"}
+
+
+@pytest.mark.parametrize("suffix", [".png", ".pdf", ".svg"])
+def test_plots_written_atomically(harness, tmp_path, capsys, suffix):
+    target = tmp_path / "figs" / f"compare{suffix}"
+    code, _, err = cli(
+        ["compare", harness["jmh-old"], harness["jmh-new"], "--seed", "1", "--resamples", "300",
+         "--plot", target], capsys,
+    )
+    assert code == 0, err
+    assert target.read_bytes().startswith(MAGIC[suffix])
+    target2 = tmp_path / f"summary{suffix}"
+    code, _, err = cli(["summary", harness["jmh-old"], "--plot", target2], capsys)
+    assert code == 0, err
+    assert target2.read_bytes().startswith(MAGIC[suffix])
+    assert not [p for p in target.parent.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_plot_bad_extension_and_unwritable(harness, tmp_path, capsys):
+    assert_one_line_error(
+        *cli(["summary", harness["jmh-old"], "--plot", tmp_path / "fig.jpg"], capsys), words=["plot"]
+    )
+    d = tmp_path / "adir.png"
+    d.mkdir()
+    assert_one_line_error(
+        *cli(["summary", harness["jmh-old"], "--plot", d], capsys), file=d, words=["cannot write"]
+    )
+
+
+# == progress bar and suite library ==========================================================
+class _Tty(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_progress_bar_draws_only_on_a_terminal():
+    tty = _Tty()
+    with ProgressBar(10, stream=tty, delay=0.0, interval=0.0) as bar:
+        for _ in range(10):
+            bar(1)
+    text = tty.getvalue()
+    assert "\r" in text and "100 %" in text and text.endswith("\r")
+    pipe = io.StringIO()
+    with ProgressBar(10, stream=pipe, delay=0.0) as bar:
+        bar(10)
+    assert pipe.getvalue() == ""
+
+
+def test_compare_shows_progress_on_terminal_only(harness, capsys, monkeypatch):
+    shown = []
+
+    class Forced(ProgressBar):
+        def __init__(self, total, *a, enabled=None, **kw):
+            super().__init__(total, stream=_Tty(), enabled=enabled, delay=0.0, interval=0.0)
+            shown.append(self)
+
+    monkeypatch.setattr(esize_cli, "ProgressBar", Forced)
+    args = ["compare", harness["hyperfine-old"], harness["hyperfine-new"], "--seed", "1", "--resamples", "400"]
+    assert cli(args, capsys)[0] == 0
+    assert shown[-1].done == 2 * 2 * 400 and "bootstrap [" in shown[-1].stream.getvalue()
+    assert cli([*args, "--json"], capsys)[0] == 0
+    assert shown[-1].stream.getvalue() == ""  # silent in --json mode
+
+
+def test_suite_library_matches_bootstrap_ratio_ci():
+    rng = np.random.default_rng(4)
+    a = ez.Design(1 + rng.random((6, 4)), PV)
+    b = ez.Design(1.1 + rng.random((6, 4)), PV)
+    ci, reps = ez.bootstrap_ratio_ci(a, b, scheme="RN", n_resamples=777, rng=9, return_ratios=True)
+    ticks = []
+    np.testing.assert_array_equal(
+        ratio_replicates(a, b, scheme="RN", n_resamples=777, rng=9, progress=ticks.append), reps
+    )
+    assert sum(ticks) == 2 * 777
+    one = geometric_mean_ratio_ci([(a, b)], scheme="RN", n_resamples=777, rng=9)
+    assert (one.lower, one.upper) == (ci.lower, ci.upper)
+    two = geometric_mean_ratio_ci([(a, b), (b, a)], n_resamples=500, rng=9, names=["p", "q"])
+    again = geometric_mean_ratio_ci([(a, b)], n_resamples=500, rng=9, names=["p"])
+    np.testing.assert_array_equal(two.ratios[0], again.ratios[0])  # keyed by name
+    assert two.geometric_mean == pytest.approx(1.0)
+    gm = np.exp(np.log(two.ratios).mean(axis=0))
+    assert (two.lower, two.upper) == ez.percentile_interval(gm, 0.05)
+
+
+def test_unit_info():
+    assert unit_info("ops/ms") == UnitInfo("ops/ms", False, "rate", 1000.0)
+    assert unit_info("us/op").scale == pytest.approx(1e-6)
+    assert unit_info("second").lower_is_better and unit_info("byte").kind == "other"
+    assert unit_info("us/op").factor_to(unit_info("ns/op")) == pytest.approx(1000.0)
+    assert unit_info("ops/s").factor_to(unit_info("ns/op")) is None
+
+
+def test_committed_example_files_are_current():
+    for key, build in BUILDERS.items():
+        for system in ("old", "new"):
+            committed = json.loads((HARNESS_DIR / f"{key}-{system}.json").read_text())
+            assert committed == json.loads(json.dumps(build(system))), f"{key}-{system}"
