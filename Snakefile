@@ -16,6 +16,9 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
 include: "workflow/rules/tables.smk"
 include: "workflow/rules/examples.smk"
+include: "workflow/rules/falsealarm.smk"
+include: "workflow/rules/coverage.smk"
+include: "workflow/rules/report.smk"
 
 
 rule all:

@@ -111,3 +111,44 @@ def test_bad_config_is_rejected(workdir):
     res = _run(workdir, "-n", "--config", "warmup_fraction=1.5")
     assert res.returncode != 0
     assert "warmup_fraction" in res.stdout + res.stderr
+
+
+def test_coverage_outputs_follow_the_contract(ran):
+    res = ran / "results-test"
+    for dataset in ("mono-style", "tiny"):
+        base = res / dataset
+        cov = pd.read_csv(base / "sim" / "coverage.csv")
+        assert list(cov.columns) == [
+            "benchmark", "experiment", "method", "scheme", "binaries", "executions",
+            "measurements", "coverage", "se", "experiments",
+        ]
+        assert set(cov["experiment"]) == {"fCOV", "fCOVGrid", "fCOVR", "fCOVRSGrid"}
+        assert set(cov["method"]) == {"asymptotic", "normal", "bootstrap"}
+        assert set(cov.loc[cov["method"] != "bootstrap", "scheme"]) == {"-"}
+        assert set(cov.loc[cov["method"] == "bootstrap", "scheme"]) <= {"RRR", "RRN", "RNN", "FLAT"}
+        assert (cov.loc[cov["experiment"].isin(["fCOVR", "fCOVRSGrid"]), "binaries"] == 1).all()
+        assert cov["coverage"].between(0, 1).all() and (cov["se"] >= 0).all()
+        grid_boot = cov[(cov["experiment"] == "fCOVGrid") & (cov["method"] == "bootstrap")]
+        assert not grid_boot.empty
+        for name in ("fCOV", "fCOVGrid", "fCOVGridBoot", "fCOVR", "fCOVRSGrid", "fCOVNormal",
+                     "fCOVSchemes", "fCOVValidation"):
+            for ext in ("pdf", "png"):
+                assert (base / "figures" / f"{name}.{ext}").stat().st_size > 0
+        report = (base / "report_coverage.md").read_text()
+        assert report.startswith("## Coverage")
+        assert "| figure | claim | paper | ours | MC error | agrees |" in report
+        assert "Approximate against exact simulation" in report
+    names = set(pd.read_csv(res / "mono-style" / "sim" / "coverage.csv")["benchmark"])
+    assert names == {"FFT NA OPT", "HTTP OPT", "Rijndael"}
+
+
+def test_report_sets_every_section_beside_the_paper(ran):
+    base = ran / "results-test" / "mono-style"
+    md = (base / "report.md").read_text()
+    for heading in ("## 1. The data", "## 2. Worked examples", "## 3. Dimensioning",
+                    "## 4. False alarms", "## 5. Coverage"):
+        assert heading in md
+    assert "compared numbers agree" in md
+    assert "![fFAFFT](figures/fFAFFT.png)" in md
+    html = (base / "report.html").read_text()
+    assert html.startswith("<!DOCTYPE html>") and "<table>" in html and 'src="figures/fCOV.png"' in html

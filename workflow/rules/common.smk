@@ -41,9 +41,29 @@ def per_benchmark(pattern):
     return inner
 
 
+def fa_validation_benchmarks(dataset):
+    names = BENCHMARKS[dataset]
+    wanted = [pl.slug(b) for b in config["false_alarm"]["validation"]["benchmarks"]]
+    chosen = [b for b in wanted if b in names] or list(names)[:1]
+    return chosen
+
+
+#: Functions ``dataset -> [paths]`` that later rule files register for `rule all`.
+OUTPUT_HOOKS = []
+
+
 def all_outputs():
     out = [f"{RESULTS}/worked_examples.json"]
     for d in DATASETS:
         for name in ("variations", "precisions"):
             out += [f"{RESULTS}/{d}/tables/{name}.{ext}" for ext in ("csv", "md", "tex")]
+        out.append(f"{RESULTS}/{d}/sim/false_alarm.csv")
+        out += [
+            f"{RESULTS}/{d}/figures/{n}.{e}"
+            for n in ("fFAFFT", "fFA2L", "fFABoot", "fFAValidation")
+            for e in ("pdf", "png")
+        ]
+        out.append(f"{RESULTS}/{d}/report_false_alarms.md")
+        for hook in OUTPUT_HOOKS:
+            out += hook(d)
     return out

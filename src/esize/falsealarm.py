@@ -1,0 +1,467 @@
+r"""False-alarm simulations on real (or stand-in) three-level benchmark data.
+
+Two "systems" are drawn from the *same* benchmark, so any verdict other than "no
+change" is a false alarm. With a threshold :math:`t`, a comparison is a false alarm
+when its confidence interval for the ratio new/old lies wholly above :math:`1+t` or
+wholly below :math:`1-t`. Each comparison is summarised by the largest threshold at
+which it still alarms,
+
+.. math:: t^* = \max(\text{lower} - 1,\; 1 - \text{upper}),
+
+so that the false-alarm rate at any threshold is the share of comparisons with
+:math:`t^* > t` (unbounded intervals never alarm).
+
+Experiments (the paper's Section "False Alarm Rate"):
+
+``binaries``
+    each system is ``k`` binaries drawn with replacement, with all their executions
+    and measurements (Figures ``fFAFFT`` and ``fFABoot``). With ``k = 1`` the
+    parametric methods treat executions as the top level (a two-level experiment).
+``executions``
+    each system is one random binary and ``e`` executions drawn from it with
+    replacement; the methods ignore the binary level (Figure ``fFA2L``). With
+    ``e = 1`` the experiment is flat: the measurements of one execution.
+
+Speed
+-----
+Everything is computed from per-binary and per-execution statistics, once per
+benchmark. The parametric intervals need only the chosen units' means. For the
+bootstrap the top level is resampled exactly; in the default ``approx`` mode, the
+resampled mean of one chosen unit (a binary under RRR/RRN, an execution in the
+two-level experiment) is replaced by a normal draw with its exact bootstrap mean and
+variance,
+
+.. math::
+
+    \operatorname{var}^*(\overline{Y}^*_b) = \frac{1}{n_2}\Big[\frac{n_2-1}{n_2}
+        S_{2,b}^2 + \frac{n_1-1}{n_1^2}\, \overline{s^2_{1,b}}\Big]
+    \quad\text{(RRR)},\qquad
+    \frac{n_2-1}{n_2^2} S_{2,b}^2 \quad\text{(RRN)},
+
+and FLAT resampling of :math:`N` pooled values by a normal draw with the pool's mean
+and plug-in variance over :math:`N`. RNN needs no approximation. ``exact`` mode
+resamples every level with :func:`esize.bootstrap.resample_means`; the pipeline
+validates one against the other. The flat two-level case (``e = 1``) is always
+resampled exactly.
+
+Determinism
+-----------
+Comparisons are simulated in fixed-size blocks; block ``j`` of cell ``x`` of
+experiment ``E`` on benchmark ``b`` draws from
+``SeedSequence(seed, spawn_key=(b, E, x, j, stream))``, so results do not depend on
+how blocks are spread over jobs, shards or processes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .bootstrap import resample_means
+from .design import Design
+from .errors import EsizeError
+from .intervals import critical_value, fieller
+
+__all__ = [
+    "BenchStats",
+    "bench_stats",
+    "CellSpec",
+    "simulate_block",
+    "simulate_cells",
+    "tasks_for",
+    "rates_at",
+    "min_threshold",
+    "BOOT_SCHEMES",
+    "bench_id",
+    "records_to_frame",
+    "rate_rows",
+    "contour",
+]
+
+EXPERIMENTS = {"binaries": 1, "executions": 2}
+BOOT_SCHEMES = ("RRR", "RRN", "RNN", "FLAT")
+_STREAM_UNITS, _STREAM_BOOT_OLD, _STREAM_BOOT_NEW = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class BenchStats:
+    """Per-binary and per-execution statistics of one benchmark (steady state).
+
+    Attributes
+    ----------
+    data : ndarray (n_binaries, n_executions, n_1)
+        The measurements (needed for the flat case and for ``exact`` mode).
+    binary_means, exec_means, exec_vars : ndarray
+        Unit means, and within-execution sample variances (ddof = 1).
+    v_rrr, v_rrn : ndarray (n_binaries,)
+        Bootstrap variance of one binary's resampled mean under RRR / RRN.
+    v_exec : ndarray (n_binaries, n_executions)
+        Bootstrap variance of one execution's resampled mean.
+    mean_sq : ndarray (n_binaries,)
+        Mean of the squared measurements of each binary (for FLAT).
+    """
+
+    data: np.ndarray
+    binary_means: np.ndarray
+    exec_means: np.ndarray
+    exec_vars: np.ndarray
+    v_rrr: np.ndarray
+    v_rrn: np.ndarray
+    v_exec: np.ndarray
+    mean_sq: np.ndarray
+
+    @property
+    def shape(self) -> tuple[int, int, int]:
+        return self.data.shape  # type: ignore[return-value]
+
+
+def bench_stats(data) -> BenchStats:
+    """Precompute :class:`BenchStats` from a three-level design or array."""
+    y = data.data if isinstance(data, Design) else np.asarray(data, dtype=np.float64)
+    if y.ndim != 3 or min(y.shape) < 2:
+        raise EsizeError(f"false-alarm simulation needs 3 levels with >= 2 units, got {y.shape}")
+    nb, ne, n1 = y.shape
+    em = y.mean(axis=2)
+    ev = y.var(axis=2, ddof=1)
+    s2b = em.var(axis=1, ddof=1)
+    v_exec = (n1 - 1) / n1**2 * ev
+    v_rrr = ((ne - 1) / ne * s2b + v_exec.mean(axis=1)) / ne
+    v_rrn = (ne - 1) / ne**2 * s2b
+    mean_sq = (y * y).mean(axis=(1, 2))
+    return BenchStats(y, em.mean(axis=1), em, ev, v_rrr, v_rrn, v_exec, mean_sq)
+
+
+@dataclass(frozen=True)
+class CellSpec:
+    """One simulated cell: an experiment at one size."""
+
+    experiment: str  # "binaries" or "executions"
+    size: int  # k binaries, or e executions
+    comparisons: int
+    resamples: int
+    schemes: tuple[str, ...] = ("RRR",)
+    alpha: float = 0.05
+    mode: str = "approx"
+
+    def blocks(self, block: int) -> int:
+        return math.ceil(self.comparisons / block)
+
+
+def bench_id(name: str) -> int:
+    """Stable integer identifying a benchmark in seeds (independent of list order)."""
+    import hashlib
+
+    return int.from_bytes(hashlib.sha256(name.encode()).digest()[:4], "little")
+
+
+def _rng(seed: int, bench_id: int, cell: CellSpec, block: int, stream: int):
+    key = (bench_id, EXPERIMENTS[cell.experiment], cell.size, block, stream)
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=key)))
+
+
+def _tstar(lower, upper, bounded):
+    t = np.maximum(lower - 1.0, 1.0 - upper)
+    return np.where(bounded, t, -np.inf)
+
+
+def _percentiles(ratios: np.ndarray, alpha: float):
+    lo, hi = np.quantile(ratios, [alpha / 2, 1 - alpha / 2], axis=-1, method="inverted_cdf")
+    return lo, hi
+
+
+def _param(m_old, v_old, m_new, v_new, df, alpha):
+    out = {}
+    for method, q in (("asymptotic", critical_value(alpha, df)), ("normal", critical_value(alpha))):
+        lo, hi, ok = fieller(m_old, v_old, m_new, v_new, q)
+        out[method] = (lo, hi, ok)
+    return out
+
+
+def _boot_binaries(st: BenchStats, units: np.ndarray, rng, cell: CellSpec) -> dict:
+    """Replicate means (c, R) of systems made of the binaries in ``units`` (c, k)."""
+    c, k = units.shape
+    R = cell.resamples
+    out = {}
+    schemes = [s for s in cell.schemes if s != "FLAT"]
+    if cell.mode == "exact":
+        for s in cell.schemes:
+            out[s] = np.stack(
+                [resample_means(st.data[u], s, R, rng=rng) for u in units]
+            )
+        return out
+    if schemes:
+        pos = rng.integers(0, k, size=(c, R, k), dtype=np.int32)
+        chosen = np.take_along_axis(units[:, None, :], pos, axis=2)  # (c, R, k)
+        base = st.binary_means[chosen].mean(axis=2)
+        z = rng.standard_normal((c, R))
+        for s in schemes:
+            if s == "RNN":
+                out[s] = base
+            else:
+                v = st.v_rrr if s == "RRR" else st.v_rrn
+                out[s] = base + np.sqrt(v[chosen].sum(axis=2)) / k * z
+    if "FLAT" in cell.schemes:
+        n_total = k * st.shape[1] * st.shape[2]
+        pm = st.binary_means[units].mean(axis=1)
+        pv = np.maximum(st.mean_sq[units].mean(axis=1) - pm**2, 0.0)
+        out["FLAT"] = pm[:, None] + np.sqrt(pv / n_total)[:, None] * rng.standard_normal((c, R))
+    return out
+
+
+def _boot_executions(st: BenchStats, binaries, execs, rng, cell: CellSpec) -> dict:
+    """RR replicate means (c, R) of one binary's executions ``execs`` (c, e)."""
+    c, e = execs.shape
+    R = cell.resamples
+    if e == 1 or cell.mode == "exact":
+        # resample the real measurements (the flat case is cheap enough to be exact)
+        if e == 1:
+            return {
+                "RRR": np.stack(
+                    [resample_means(st.data[b, x[0]], "R", R, rng=rng) for b, x in zip(binaries, execs)]
+                )
+            }
+        return {
+            "RRR": np.stack(
+                [resample_means(st.data[b][x], "RR", R, rng=rng) for b, x in zip(binaries, execs)]
+            )
+        }
+    pos = rng.integers(0, e, size=(c, R, e), dtype=np.int32)
+    flat_units = binaries[:, None] * st.shape[1] + execs  # (c, e) indices into flat arrays
+    chosen = np.take_along_axis(flat_units[:, None, :], pos, axis=2)
+    base = st.exec_means.ravel()[chosen].mean(axis=2)
+    z = rng.standard_normal((c, R))
+    return {"RRR": base + np.sqrt(st.v_exec.ravel()[chosen].sum(axis=2)) / e * z}
+
+
+def simulate_block(st: BenchStats, cell: CellSpec, *, seed: int, bench_id: int, block: int,
+                   block_size: int) -> list[dict]:
+    """Simulate comparisons ``[block * block_size, ...)`` of ``cell``.
+
+    Returns one record per (method, scheme) with arrays ``tstar`` and ``bounded``
+    (one entry per comparison of the block).
+    """
+    first = block * block_size
+    c = min(block_size, cell.comparisons - first)
+    if c <= 0:
+        return []
+    nb, ne, n1 = st.shape
+    g_units = _rng(seed, bench_id, cell, block, _STREAM_UNITS)
+    g_old = _rng(seed, bench_id, cell, block, _STREAM_BOOT_OLD)
+    g_new = _rng(seed, bench_id, cell, block, _STREAM_BOOT_NEW)
+    if cell.experiment == "binaries":
+        k = cell.size
+        old = g_units.integers(0, nb, size=(c, k))
+        new = g_units.integers(0, nb, size=(c, k))
+        if k >= 2:
+            mo, mn = st.binary_means[old], st.binary_means[new]
+            df = k - 1
+        else:  # one binary: executions are the top level
+            mo, mn = st.exec_means[old[:, 0]], st.exec_means[new[:, 0]]
+            df = ne - 1
+        res = _param(mo.mean(1), mo.var(1, ddof=1) / mo.shape[1],
+                     mn.mean(1), mn.var(1, ddof=1) / mn.shape[1], df, cell.alpha)
+        boot_old = _boot_binaries(st, old, g_old, cell)
+        boot_new = _boot_binaries(st, new, g_new, cell)
+    elif cell.experiment == "executions":
+        e = cell.size
+        bo = g_units.integers(0, nb, size=c)
+        bn = g_units.integers(0, nb, size=c)
+        xo = g_units.integers(0, ne, size=(c, e))
+        xn = g_units.integers(0, ne, size=(c, e))
+        if e >= 2:
+            mo, mn = st.exec_means[bo[:, None], xo], st.exec_means[bn[:, None], xn]
+            res = _param(mo.mean(1), mo.var(1, ddof=1) / e, mn.mean(1), mn.var(1, ddof=1) / e,
+                         e - 1, cell.alpha)
+        else:  # flat: one execution, the measurements are the top level
+            res = _param(st.exec_means[bo, xo[:, 0]], st.exec_vars[bo, xo[:, 0]] / n1,
+                         st.exec_means[bn, xn[:, 0]], st.exec_vars[bn, xn[:, 0]] / n1,
+                         n1 - 1, cell.alpha)
+        boot_old = _boot_executions(st, bo, xo, g_old, cell)
+        boot_new = _boot_executions(st, bn, xn, g_new, cell)
+    else:
+        raise EsizeError(f"unknown experiment {cell.experiment!r}")
+    records = []
+    for method, (lo, hi, ok) in res.items():
+        records.append({"method": method, "scheme": "-", "tstar": _tstar(lo, hi, ok),
+                        "bounded": np.asarray(ok)})
+    for scheme in boot_old:
+        lo, hi = _percentiles(boot_new[scheme] / boot_old[scheme], cell.alpha)
+        ok = np.ones(c, dtype=bool)
+        records.append({"method": "bootstrap", "scheme": scheme, "tstar": _tstar(lo, hi, ok),
+                        "bounded": ok})
+    for r in records:
+        r.update(experiment=cell.experiment, size=cell.size, block=block, first=first)
+    return records
+
+
+def tasks_for(cells: Iterable[CellSpec], block_size: int) -> list[tuple[CellSpec, int]]:
+    """All (cell, block) work items, in a fixed order."""
+    return [(cell, j) for cell in cells for j in range(cell.blocks(block_size))]
+
+
+def simulate_cells(
+    st: BenchStats,
+    cells: Sequence[CellSpec],
+    *,
+    seed: int,
+    bench_id: int,
+    block_size: int = 50,
+    n_jobs: int = 1,
+    shard: tuple[int, int] = (0, 1),
+) -> list[dict]:
+    """Run every block of ``cells`` (or shard ``i`` of ``n`` of them) with joblib.
+
+    Records come back in task order; a shard takes every ``n``-th task, so the union
+    of all shards equals the unsharded run, whatever ``n_jobs``.
+    """
+    i, n = shard
+    tasks = tasks_for(cells, block_size)[i::n]
+    if n_jobs == 1 or len(tasks) <= 1:
+        parts = [simulate_block(st, c, seed=seed, bench_id=bench_id, block=j,
+                                block_size=block_size) for c, j in tasks]
+    else:
+        from joblib import Parallel, delayed
+
+        parts = Parallel(n_jobs=n_jobs, batch_size=1)(
+            delayed(simulate_block)(st, c, seed=seed, bench_id=bench_id, block=j,
+                                    block_size=block_size)
+            for c, j in tasks
+        )
+    return [r for part in parts for r in part]
+
+
+def rates_at(tstar: np.ndarray, thresholds: Sequence[float]) -> np.ndarray:
+    """False-alarm rate at each threshold (fractions): share of ``tstar > t``."""
+    ts = np.sort(np.asarray(tstar, dtype=np.float64))
+    th = np.asarray(thresholds, dtype=np.float64)
+    return 1.0 - np.searchsorted(ts, th, side="right") / ts.size
+
+
+def min_threshold(thresholds: Sequence[float], rates: Sequence[float], target: float) -> float:
+    """Smallest threshold whose rate is at most ``target``, by linear interpolation.
+
+    ``rates`` must be non-increasing in ``thresholds``. Returns ``nan`` when even the
+    largest threshold does not reach the target.
+    """
+    th = np.asarray(thresholds, dtype=np.float64)
+    r = np.asarray(rates, dtype=np.float64)
+    ok = np.flatnonzero(r <= target)
+    if ok.size == 0:
+        return math.nan
+    j = int(ok[0])
+    if j == 0:
+        return float(th[0])
+    t0, t1, r0, r1 = th[j - 1], th[j], r[j - 1], r[j]
+    if r0 == r1:
+        return float(t1)
+    return float(t0 + (r0 - target) * (t1 - t0) / (r0 - r1))
+
+
+# -- tables -----------------------------------------------------------------------------
+#: Columns of ``false_alarm.csv``.
+CSV_COLUMNS = (
+    "benchmark",
+    "experiment",
+    "method",
+    "scheme",
+    "binaries",
+    "executions",
+    "threshold_pct",
+    "rate",
+    "se",
+    "comparisons",
+    "unbounded",
+)
+
+
+def records_to_frame(records: Sequence[dict], benchmark: str):
+    """One row per simulated comparison: ``tstar`` (fraction) and ``bounded``."""
+    import pandas as pd
+
+    parts = []
+    for r in records:
+        n = len(r["tstar"])
+        parts.append(
+            pd.DataFrame(
+                {
+                    "benchmark": benchmark,
+                    "kind": r["experiment"],
+                    "size": r["size"],
+                    "method": r["method"],
+                    "scheme": r["scheme"],
+                    "comparison": r["first"] + np.arange(n),
+                    "tstar": r["tstar"],
+                    "bounded": r["bounded"],
+                }
+            )
+        )
+    frame = pd.concat(parts, ignore_index=True)
+    return frame.sort_values(["kind", "size", "method", "scheme", "comparison"], kind="stable")
+
+
+def _experiment_rows(kind: str, method: str, scheme: str) -> list[str]:
+    if kind == "executions":
+        return ["fFA2L"]
+    out = []
+    if method != "bootstrap" or scheme == "RRR":
+        out.append("fFAFFT")
+    if method == "bootstrap":
+        out.append("fFABoot")
+    return out
+
+
+def rate_rows(frame, thresholds_pct: Sequence[float], executions: int) -> list[dict]:
+    """Rows of ``false_alarm.csv`` from per-comparison results of one benchmark.
+
+    ``executions`` is the number of executions per binary in the binaries experiment
+    (all of them are used).
+    """
+    rows = []
+    th = np.asarray(thresholds_pct, dtype=np.float64)
+    for (bench, kind, size, method, scheme), g in frame.groupby(
+        ["benchmark", "kind", "size", "method", "scheme"], sort=True
+    ):
+        ts = g["tstar"].to_numpy()
+        c = ts.size
+        rates = rates_at(ts, th / 100.0)
+        unb = int((~g["bounded"].to_numpy()).sum())
+        b, e = (int(size), executions) if kind == "binaries" else (1, int(size))
+        for exp in _experiment_rows(kind, method, scheme):
+            for t, p in zip(th, rates):
+                rows.append(
+                    {
+                        "benchmark": bench,
+                        "experiment": exp,
+                        "method": method,
+                        "scheme": scheme,
+                        "binaries": b,
+                        "executions": e,
+                        "threshold_pct": float(t),
+                        "rate": float(p),
+                        "se": math.sqrt(p * (1 - p) / c),
+                        "comparisons": c,
+                        "unbounded": unb,
+                    }
+                )
+    return rows
+
+
+def contour(table, targets: Sequence[float], x: str) -> dict[float, tuple[np.ndarray, np.ndarray]]:
+    """Minimal threshold (%) reaching each target rate, against ``x``.
+
+    ``table`` holds the rows of one benchmark/experiment/method/scheme (a DataFrame
+    with ``threshold_pct`` and ``rate``); the threshold is found by linear
+    interpolation over the threshold grid, as in the paper.
+    """
+    out = {}
+    sizes = np.array(sorted(table[x].unique()))
+    for target in targets:
+        ys = []
+        for s in sizes:
+            g = table[table[x] == s].sort_values("threshold_pct")
+            ys.append(min_threshold(g["threshold_pct"], g["rate"], target))
+        out[target] = (sizes, np.array(ys))
+    return out

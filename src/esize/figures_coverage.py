@@ -1,0 +1,206 @@
+"""Figures of the coverage simulations (fCOV, fCOVGrid, fCOVR, fCOVRSGrid and extras).
+
+Curves are told apart by line style and marker (readable in black and white); the
+heat maps use a diverging colour map centred on the nominal coverage (white), blue
+above and red below, with labelled black contour lines for grey-scale prints. Each
+function takes ``coverage.csv`` as a DataFrame and returns a Figure; write it with
+:func:`esize.figures.save`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+from .figures import STYLES, save  # noqa: F401  (importing it selects the Agg backend)
+
+__all__ = ["curves", "heatmaps", "validation", "save"]
+
+_MARKERS = ["o", "s", "^", "D", "v", "<", ">", "p", "h", "X", "P", "*"]
+
+
+def _style(i: int, n_points: int) -> dict:
+    base = dict(STYLES[i % len(STYLES)])
+    base["marker"] = _MARKERS[i % len(_MARKERS)]
+    if (i // len(STYLES)) % 2 == 1:
+        base["markerfacecolor"] = "white"
+    every = max(1, n_points // 8)
+    base["markevery"] = (i % every, every)
+    return base
+
+
+def _select(table, experiment, method, scheme):
+    return table[(table["experiment"] == experiment) & (table["method"] == method)
+                 & (table["scheme"] == scheme)]
+
+
+def _nominal(ax, level):
+    ax.axhline(100 * level, color="0.5", linewidth=0.8, linestyle=(0, (1, 1)), zorder=0)
+
+
+def curves(table, panels: Sequence[dict], *, x: str, xlabel: str, level: float = 0.95,
+           ncols: int = 2, benchmarks: Sequence[str] | None = None):
+    """Coverage against ``x``, one curve per benchmark, one panel per method.
+
+    ``panels``: dicts with ``experiment``, ``method``, ``scheme`` and ``title``.
+    A dotted line marks the nominal coverage ``level``.
+    """
+    names = list(benchmarks) if benchmarks else list(dict.fromkeys(table["benchmark"]))
+    nrows = int(np.ceil(len(panels) / ncols))
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.3 * ncols, 3.3 * nrows + 0.6),
+                             squeeze=False)
+    handles = {}
+    for ax, p in zip(axes.ravel(), panels):
+        sel = _select(table, p["experiment"], p["method"], p["scheme"])
+        for i, b in enumerate(names):
+            g = sel[sel["benchmark"] == b].sort_values(x)
+            if g.empty:
+                continue
+            (h,) = ax.plot(g[x], 100 * g["coverage"], linewidth=1.0, markersize=3.5, label=b,
+                           **_style(i, len(g)))
+            handles.setdefault(b, h)
+        _nominal(ax, level)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("coverage [%]")
+        ax.set_title(p["title"], fontsize=9)
+        ax.grid(True, color="0.88", linewidth=0.5)
+        ax.set_xlim(left=0)
+    for ax in axes.ravel()[len(panels):]:
+        ax.set_visible(False)
+    fig.tight_layout(rect=(0, 0.09 if len(handles) > 3 else 0.05, 1, 1))
+    if handles:
+        fig.legend(list(handles.values()), list(handles), loc="lower center",
+                   ncol=min(5, len(handles)), fontsize=7, frameon=False)
+    return fig
+
+
+def _edges(values: np.ndarray, log: bool) -> np.ndarray:
+    v = np.log(values) if log else values.astype(float)
+    if v.size == 1:
+        e = np.array([v[0] - 0.5, v[0] + 0.5])
+    else:
+        mid = (v[1:] + v[:-1]) / 2
+        e = np.concatenate([[v[0] - (mid[0] - v[0])], mid, [v[-1] + (v[-1] - mid[-1])]])
+    return np.exp(e) if log else e
+
+
+def heatmaps(table, panels: Sequence[dict], *, x: str, y: str, xlabel: str, ylabel: str,
+             level: float = 0.95, log: tuple[bool, bool] = (True, True),
+             contours: Sequence[float] = (97, 98, 99), diagonal: bool = False,
+             min_span: float = 2.0):
+    """Coverage over a two-way grid, one heat map per panel, one colour scale.
+
+    ``panels``: dicts with ``benchmark``, ``experiment``, ``method``, ``scheme``,
+    ``title``. White is ``level``; blue above, red below, darker further away (each
+    side of the scale spans at least ``min_span`` points, so that Monte Carlo noise
+    around ``level`` stays pale). Black contour lines at ``contours`` (%) keep the
+    plot readable in grey scale; ``diagonal`` draws the line ``x == y``.
+    """
+    from matplotlib.colors import TwoSlopeNorm
+    from matplotlib.ticker import FixedLocator, FormatStrFormatter, NullFormatter
+
+    grids = []
+    for p in panels:
+        sel = _select(table, p["experiment"], p["method"], p["scheme"])
+        sel = sel[sel["benchmark"] == p["benchmark"]]
+        piv = sel.pivot_table(index=y, columns=x, values="coverage", aggfunc="mean")
+        grids.append(100 * piv)
+    vals = np.concatenate([g.to_numpy().ravel() for g in grids if g.size]) if grids else np.array([])
+    vals = vals[np.isfinite(vals)]
+    c = 100 * level
+    vmin = min(float(vals.min()) if vals.size else c, c - min_span)
+    vmax = max(float(vals.max()) if vals.size else c, c + min_span)
+    norm = TwoSlopeNorm(vcenter=c, vmin=vmin, vmax=vmax)
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.4 * len(panels) + 0.8, 3.8), squeeze=False)
+    mesh = None
+    for ax, p, g in zip(axes.ravel(), panels, grids):
+        rng = f" ({np.nanmin(g.to_numpy()):.1f} % to {np.nanmax(g.to_numpy()):.1f} %)" if g.size else ""
+        ax.set_title(p["title"] + rng, fontsize=9)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        if g.size == 0:
+            ax.text(0.5, 0.5, "no data", ha="center", va="center", transform=ax.transAxes)
+            continue
+        xs, ys = g.columns.to_numpy(), g.index.to_numpy()
+        z = g.to_numpy()
+        mesh = ax.pcolormesh(_edges(xs, log[0]), _edges(ys, log[1]), z, cmap="RdBu", norm=norm,
+                             shading="flat")
+        if log[0]:
+            ax.set_xscale("log")
+        if log[1]:
+            ax.set_yscale("log")
+        lv = [v for v in contours if np.nanmin(z) < v < np.nanmax(z)]
+        if lv and min(z.shape) >= 2:
+            cs = ax.contour(xs, ys, z, levels=lv, colors="k", linewidths=0.7)
+            ax.clabel(cs, fmt=lambda v: f"{v:g} %", fontsize=6)
+        if diagonal:
+            lo = max(xs.min(), ys.min())
+            hi = min(xs.max(), ys.max())
+            ax.plot([lo, hi], [lo, hi], color="k", linestyle="--", linewidth=1.0)
+        for axis, on, v in ((ax.xaxis, log[0], xs), (ax.yaxis, log[1], ys)):
+            if on:
+                nice = [t for t in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000)
+                        if v.min() <= t <= v.max()]
+                axis.set_major_locator(FixedLocator(nice))
+                axis.set_major_formatter(FormatStrFormatter("%g"))
+                axis.set_minor_formatter(NullFormatter())
+    fig.tight_layout(rect=(0, 0, 0.9, 1))
+    if mesh is not None:
+        cax = fig.add_axes((0.915, 0.15, 0.018, 0.7))
+        ticks = np.concatenate([np.linspace(vmin, c, 4), np.linspace(c, vmax, 3)[1:]])
+        cb = fig.colorbar(mesh, cax=cax, ticks=ticks, format=FormatStrFormatter("%.1f"))
+        cb.set_label("coverage [%]")
+    return fig
+
+
+def validation(vtable):
+    """Approximate against exact simulation (from :func:`esize.cov_claims.validation_table`).
+
+    Left: paired (same experiments), middle: independent experiments; both with
+    bars of two standard errors of the difference. Right: every difference in
+    standard errors.
+    """
+    labels = {"asymptotic": "asymptotic", "normal": "normal quantile"}
+    kinds = list(dict.fromkeys(
+        labels.get(m, f"{m} {s}" if s != "-" else m)
+        for m, s in zip(vtable["method"], vtable["scheme"])))
+    style = {k: _style(i, 1) for i, k in enumerate(kinds)}
+    fig, axes = plt.subplots(1, 3, figsize=(13, 4.0))
+    for ax, comp, title in ((axes[0], "paired", "same experiments (paired)"),
+                            (axes[1], "independent", "independent experiments")):
+        t = vtable[vtable["comparison"] == comp]
+        for _, r in t.iterrows():
+            k = labels.get(r.method, f"{r.method} {r.scheme}" if r.scheme != "-" else r.method)
+            st = style[k]
+            ax.errorbar(100 * r.exact, 100 * r.approx, yerr=200 * r.se_diff, fmt=st["marker"],
+                        color=st["color"], markerfacecolor=st.get("markerfacecolor", st["color"]),
+                        markersize=4, elinewidth=0.6, capsize=1.5, label=k)
+        lims = [100 * min(vtable["exact"].min(), vtable["approx"].min()) - 2, 101]
+        ax.plot(lims, lims, color="0.5", linewidth=0.8)
+        ax.set_xlim(lims)
+        ax.set_ylim(lims)
+        ax.set_xlabel("coverage, exact simulation [%]")
+        ax.set_ylabel("coverage, approximate simulation [%]")
+        ax.set_title(title, fontsize=9)
+        ax.grid(True, color="0.88", linewidth=0.5)
+    ax = axes[2]
+    for j, comp in enumerate(("paired", "independent")):
+        t = vtable[vtable["comparison"] == comp].reset_index(drop=True)
+        ax.plot(np.arange(len(t)) + 0.25 * j, t["z"], linestyle="none", marker="os"[j],
+                color="0.0" if j == 0 else "0.5", markersize=4, label=comp)
+    ax.axhspan(-2, 2, color="0.9", zorder=0)
+    ax.axhline(0, color="0.5", linewidth=0.8)
+    ax.set_xlabel("comparison (case x method)")
+    ax.set_ylabel("difference / standard error")
+    ax.set_title("approximate minus exact, in standard errors", fontsize=9)
+    ax.legend(fontsize=7)
+    uniq = {}
+    for a in axes[:2]:
+        for h, name in zip(*a.get_legend_handles_labels()):
+            uniq.setdefault(name, h)
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
+    fig.legend(list(uniq.values()), list(uniq), loc="lower center", ncol=min(6, len(uniq)),
+               fontsize=7, frameon=False)
+    return fig

@@ -1,0 +1,207 @@
+"""Coverage simulation engine: determinism, the model shortcuts, and the claims table."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from esize import cov_claims
+from esize import coverage as cv
+
+MODEL = cv.Model((0.02**2, 0.05**2, 0.04**2), 0.95)
+
+CELLS = [
+    cv.CellSpec("fCOV", 3, 4, 5, 70, block=20),
+    cv.CellSpec("fCOV", 4, 3, 6, 45, (), ("RRR", "RRN", "RNN", "FLAT"), 40, block=10),
+    cv.CellSpec("fCOVGrid", 2, 5, 4, 30, cv.PARAMETRIC, ("RRR",), 40, block=10),
+    cv.CellSpec("fCOVR", 1, 3, 5, 35, cv.PARAMETRIC, ("RRR",), 40, block=10),
+    cv.CellSpec("fCOVRSGrid", 1, 4, 7, 50, block=15),
+    cv.CellSpec("fCOV", 3, 2, 3, 24, cv.PARAMETRIC, ("RRR", "FLAT"), 30, mode="exact",
+                block=8, keep=True, paired=True),
+]
+
+
+def _counts(records):
+    return cv.summarise(records, "b").reset_index(drop=True)
+
+
+def test_shards_and_jobs_do_not_change_numbers():
+    ref = _counts(cv.simulate_cells(MODEL, CELLS, seed=5, bench_id=1))
+    sharded = []
+    for i in range(3):
+        sharded += cv.simulate_cells(MODEL, CELLS, seed=5, bench_id=1, shard=(i, 3))
+    parallel = cv.simulate_cells(MODEL, CELLS, seed=5, bench_id=1, n_jobs=2)
+    for other in (_counts(sharded), _counts(parallel)):
+        pd.testing.assert_frame_equal(other, ref)
+    # per-experiment intervals too
+    a = cv.intervals_frame(cv.simulate_cells(MODEL, CELLS[-1:], seed=5, bench_id=1), "b")
+    b = cv.intervals_frame(sharded, "b")
+    pd.testing.assert_frame_equal(a, b)
+
+
+def test_seed_and_benchmark_change_numbers():
+    cell = [cv.CellSpec("fCOV", 3, 4, 5, 400, block=400, keep=True)]
+    a = cv.intervals_frame(cv.simulate_cells(MODEL, cell, seed=5, bench_id=1), "b")
+    b = cv.intervals_frame(cv.simulate_cells(MODEL, cell, seed=6, bench_id=1), "b")
+    c = cv.intervals_frame(cv.simulate_cells(MODEL, cell, seed=5, bench_id=2), "b")
+    assert not np.allclose(a["lower"], b["lower"]) and not np.allclose(a["lower"], c["lower"])
+
+
+def test_model_from_estimates_uses_relative_units():
+    m = cv.Model.from_estimates([4.0, 9.0, 16.0], 200.0, 0.9)
+    assert m.variances == pytest.approx((1e-4, 2.25e-4, 4e-4))
+    assert m.ratio == 0.9
+    with pytest.raises(cv.EsizeError):
+        cv.Model.from_estimates([1.0, 2.0], 1.0)
+
+
+def test_cells_are_checked():
+    with pytest.raises(cv.EsizeError):
+        cv.CellSpec("fCOVR", 2, 5, 5, 10)
+    with pytest.raises(cv.EsizeError):
+        cv.CellSpec("fCOVR", 1, 5, 5, 10, (), ("RRN",))
+    with pytest.raises(cv.EsizeError):
+        cv.CellSpec("fCOV", 1, 5, 5, 10)
+
+
+@pytest.mark.parametrize("two_level", [False, True])
+def test_drawn_statistics_have_the_exact_distribution(two_level):
+    # The approx mode draws unit means and within-unit variances from their
+    # distributions; compare their moments with statistics of simulated measurements.
+    exp, k = ("fCOVR", 1) if two_level else ("fCOV", 3)
+    out = {}
+    for mode in ("approx", "exact"):
+        cell = cv.CellSpec(exp, k, 4, 6, 4000, (), ("RRR",), 10, mode=mode, block=4000)
+        rng = np.random.default_rng(3 if mode == "approx" else 4)
+        out[mode] = cv._system(MODEL, cell, 1.0, rng, 4000, True)
+    keys = ["m", "ev"] if two_level else ["m", "s2b", "w"]
+    for key in keys:
+        a, e = out["approx"][key].ravel(), out["exact"][key].ravel()
+        assert a.mean() == pytest.approx(e.mean(), abs=4 * e.std() / math.sqrt(e.size) * 1.5)
+        assert a.var() == pytest.approx(e.var(), rel=0.08), key
+    # within-unit statistics are independent of the unit means
+    if not two_level:
+        r = np.corrcoef(out["approx"]["m"].ravel(), out["approx"]["s2b"].ravel())[0, 1]
+        assert abs(r) < 0.05
+
+
+def test_parametric_shortcut_matches_simulated_measurements():
+    cells = [cv.CellSpec(exp, k, 3, 4, 6000, mode=mode, block=3000)
+             for exp, k in (("fCOV", 3), ("fCOVR", 1)) for mode in ("approx", "exact")]
+    c = cv.summarise(cv.simulate_cells(MODEL, cells, seed=1, bench_id=7), "b")
+    for (exp, method), g in c.groupby(["experiment", "method"]):
+        p = dict(zip(g["mode"], g["covered"] / g["n"]))
+        se = math.sqrt(2 * p["exact"] * (1 - p["exact"]) / 6000)
+        assert abs(p["approx"] - p["exact"]) <= 4 * se, (exp, method, p)
+
+
+def test_asymptotic_and_normal_coverage_follow_theory():
+    # Fieller with the t quantile (df = k - 1) is conservative for two systems: about
+    # 99 % with 3 binaries; the normal quantile under-covers (about 88 %).
+    cells = [cv.CellSpec("fCOV", 3, 100, 100, 20000, block=20000),
+             cv.CellSpec("fCOV", 60, 100, 100, 20000, block=20000)]
+    c = cv.summarise(cv.simulate_cells(MODEL, cells, seed=2, bench_id=0), "b")
+    cov = {(r.binaries, r.method): r.covered / r.n for r in c.itertuples()}
+    assert cov[(3, "asymptotic")] == pytest.approx(0.987, abs=0.004)
+    assert cov[(3, "normal")] == pytest.approx(0.878, abs=0.008)
+    assert cov[(60, "normal")] == pytest.approx(0.948, abs=0.006)
+
+
+def test_approximate_bootstrap_matches_exact_on_the_same_experiments():
+    cell = cv.CellSpec("fCOV", 4, 4, 8, 60, (), ("RRR", "RRN", "FLAT"), 2000, mode="exact",
+                       block=30, keep=True, paired=True)
+    two = cv.CellSpec("fCOVR", 1, 6, 8, 60, (), ("RRR",), 2000, mode="exact", block=30,
+                      keep=True, paired=True)
+    f = cv.intervals_frame(cv.simulate_cells(MODEL, [cell, two], seed=3, bench_id=1), "b")
+    for key, g in f.groupby(["experiment", "scheme"]):
+        ex = g[g["mode"] == "exact"].sort_values("index")
+        pa = g[g["mode"] == "paired"].sort_values("index")
+        width = (ex["upper"] - ex["lower"]).to_numpy()
+        shift = np.abs(pa["lower"].to_numpy() - ex["lower"].to_numpy()) / width
+        assert np.median(shift) < 0.05, key
+
+
+def test_coverage_rows_follow_the_contract():
+    cells = [cv.CellSpec("fCOV", 3, 4, 5, 30, block=10),
+             cv.CellSpec("fCOVR", 1, 4, 5, 30, (), ("RRR",), 20, block=10)]
+    rows = cv.coverage_rows(cv.summarise(cv.simulate_cells(MODEL, cells, seed=1, bench_id=1), "b"))
+    frame = pd.DataFrame(rows, columns=cv.CSV_COLUMNS)
+    assert set(frame["method"]) == {"asymptotic", "normal", "bootstrap"}
+    assert set(frame.loc[frame["method"] != "bootstrap", "scheme"]) == {"-"}
+    assert (frame.loc[frame["experiment"] == "fCOVR", "binaries"] == 1).all()
+    p = frame["coverage"]
+    np.testing.assert_allclose(frame["se"], np.sqrt(p * (1 - p) / frame["experiments"]))
+
+
+def test_cells_from_config_cover_every_experiment():
+    cfg = {
+        "alpha": 0.05, "resamples": 20, "experiments": 50, "boot_experiments": 10, "block": 5,
+        "param_block": 50,
+        "fCOV": {"executions": 3, "measurements": 4, "binaries": [2, 3], "boot_binaries": [2],
+                 "schemes": ["RRR", "FLAT"]},
+        "fCOVGrid": {"measurements": 4, "binaries": [2, 3], "executions": [2, 4],
+                     "boot_binaries": [2], "boot_executions": [2, 3]},
+        "fCOVR": {"measurements": 4, "executions": [2, 3, 4], "boot_executions": [3]},
+        "fCOVRSGrid": {"executions": [2, 3], "measurements": [2, 5, 9]},
+        "validation": {"binaries": [3], "executions": 2, "measurements": 3,
+                       "two_level_executions": [3], "experiments": 10, "resamples": 20, "block": 5},
+    }
+    cells = cv.cells_from_config(cfg)
+    assert len(cells) == 2 + 1 + 4 + 2 + 3 + 1 + 6
+    assert len(cv.cells_from_config(cfg, boot_grid=False)) == len(cells) - 2
+    v = cv.validation_cells(cfg)
+    assert {c.mode for c in v} == {"approx", "exact"} and all(c.keep for c in v)
+
+
+def _claims_table():
+    rows = []
+    names = ["FFT NA OPT", "Rijndael OPT"]
+
+    def add(b, exp, method, scheme, k, e, n, cov):
+        rows.append({"benchmark": b, "experiment": exp, "method": method, "scheme": scheme,
+                     "binaries": k, "executions": e, "measurements": n, "coverage": cov,
+                     "se": math.sqrt(cov * (1 - cov) / 10000), "experiments": 10000})
+
+    for b in names:
+        for k, asy, nor in ((3, 0.988, 0.88), (5, 0.975, 0.915), (10, 0.962, 0.93),
+                            (15, 0.958, 0.942), (20, 0.956, 0.944), (50, 0.952, 0.949)):
+            add(b, "fCOV", "asymptotic", "-", k, 100, 100, asy)
+            add(b, "fCOV", "normal", "-", k, 100, 100, nor)
+            boot = 0.7 + 0.003 * k if b.startswith("FFT") else min(0.95 + 0.001 * k, 0.99)
+            add(b, "fCOV", "bootstrap", "RRR", k, 100, 100, boot)
+        for k in (2, 3, 5):
+            for e in (2, 10, 100):
+                add(b, "fCOVGrid", "asymptotic", "-", k, e, 100, {2: 0.989, 3: 0.985, 5: 0.97}[k])
+        for e in (2, 5, 20, 100):
+            add(b, "fCOVR", "asymptotic", "-", 1, e, 100, 1 - 0.003 * e)
+    return pd.DataFrame(rows)
+
+
+def test_claims_verdicts():
+    claims = cov_claims.evaluate(_claims_table())
+    by = {c.statement: c for c in claims}
+    assert by["asymptotic, 3 binaries (all benchmarks)"].agrees == "yes"
+    assert by["asymptotic, 10 binaries (all benchmarks)"].agrees == "yes"
+    assert by["asymptotic, 50 binaries (all benchmarks)"].agrees == "yes"
+    assert by["normal-quantile Fieller, 3 binaries (all benchmarks)"].agrees == "yes"
+    assert by["RRR bootstrap, non-FFT benchmarks, 3 binaries"].agrees == "yes"
+    fft = next(c for c in claims if c.statement.startswith("RRR bootstrap, FFT"))
+    assert fft.agrees == "no"  # 0.95 at 50 binaries is not reached by 0.7 + 0.003 k
+    grid = next(c for c in claims if c.statement.startswith("asymptotic: the number of executions"))
+    assert grid.agrees == "yes"
+    falls = next(c for c in claims if c.statement.startswith("asymptotic, one binary: coverage falls"))
+    assert falls.agrees == "yes"
+    text = cov_claims.render(claims, _claims_table())
+    assert text.startswith("## Coverage") and "| fCOVGrid |" in text
+
+
+def test_validation_table_pairs_experiments():
+    cells = [cv.CellSpec("fCOV", 3, 2, 3, 20, cv.PARAMETRIC, ("RRR",), 30, mode=m, block=10,
+                         keep=True, paired=m == "exact") for m in ("approx", "exact")]
+    f = cv.intervals_frame(cv.simulate_cells(MODEL, cells, seed=1, bench_id=1), "b")
+    t = cov_claims.validation_table(f)
+    assert set(t["comparison"]) == {"paired", "independent"}
+    assert set(t[t["comparison"] == "paired"]["method"]) == {"bootstrap"}
+    assert (t["n"] == 20).all()
+    assert "Approximate against exact" in cov_claims.validation_summary(f)

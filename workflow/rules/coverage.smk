@@ -1,0 +1,121 @@
+# Coverage simulations (Figures fCOV, fCOVGrid, fCOVR, fCOVRSGrid) in the hierarchical
+# normal model fed with each benchmark's S^2 estimates, and their validation.
+# Simulation, tables, figures and the report are separate rules.
+
+COV = config["coverage"]
+COV_SHARDS = [f"{i}-of-{COV['shards']}" for i in range(COV["shards"])]
+COV_FIGURES = [
+    "fCOV",
+    "fCOVGrid",
+    "fCOVGridBoot",
+    "fCOVR",
+    "fCOVRSGrid",
+    "fCOVNormal",
+    "fCOVSchemes",
+    "fCOVValidation",
+]
+
+
+include: "coverage_common.smk"
+
+
+rule cov_simulate:
+    input:
+        f"{RESULTS}/{{dataset}}/variances/{{bench}}.json",
+    output:
+        f"{RESULTS}/{{dataset}}/sim/coverage/{{bench}}.{{shard}}.parquet",
+    wildcard_constraints:
+        shard=r"\d+-of-\d+",
+    params:
+        cov=COV,
+        boot_grid=lambda wc: wc.bench
+        in cov_chosen(wc.dataset, COV["fCOVGrid"]["boot_benchmarks"]),
+        code=pl.code_hash("coverage", "bootstrap", "intervals", "pipeline"),
+    threads: COV["threads"]
+    log:
+        f"{LOGS}/{{dataset}}/cov_simulate/{{bench}}.{{shard}}.log",
+    benchmark:
+        f"{LOGS}/{{dataset}}/cov_simulate/{{bench}}.{{shard}}.benchmark.tsv"
+    conda:
+        "../envs/esize.yaml"
+    script:
+        "../scripts/cov_simulate.py"
+
+
+rule cov_validate:
+    input:
+        f"{RESULTS}/{{dataset}}/variances/{{bench}}.json",
+    output:
+        f"{RESULTS}/{{dataset}}/sim/coverage_validation/{{bench}}.parquet",
+    params:
+        cov=COV,
+        code=pl.code_hash("coverage", "bootstrap", "intervals", "pipeline"),
+    threads: COV["threads"]
+    log:
+        f"{LOGS}/{{dataset}}/cov_validate/{{bench}}.log",
+    benchmark:
+        f"{LOGS}/{{dataset}}/cov_validate/{{bench}}.benchmark.tsv"
+    conda:
+        "../envs/esize.yaml"
+    script:
+        "../scripts/cov_validate.py"
+
+
+rule cov_table:
+    input:
+        lambda wc: [
+            f"{RESULTS}/{wc.dataset}/sim/coverage/{b}.{s}.parquet"
+            for b in BENCHMARKS[wc.dataset]
+            for s in COV_SHARDS
+        ],
+    output:
+        csv=f"{RESULTS}/{{dataset}}/sim/coverage.csv",
+        counts=f"{RESULTS}/{{dataset}}/sim/coverage_counts.parquet",
+    params:
+        code=pl.code_hash("coverage", "pipeline"),
+    log:
+        f"{LOGS}/{{dataset}}/cov_table.log",
+    conda:
+        "../envs/esize.yaml"
+    script:
+        "../scripts/cov_table.py"
+
+
+rule cov_figures:
+    input:
+        csv=f"{RESULTS}/{{dataset}}/sim/coverage.csv",
+        validation=cov_validation_inputs,
+    output:
+        expand(
+            f"{RESULTS}/{{{{dataset}}}}/figures/{{name}}.{{ext}}",
+            name=COV_FIGURES,
+            ext=["pdf", "png"],
+        ),
+    params:
+        ratio=COV["ratio"],
+        alpha=COV["alpha"],
+        code=pl.code_hash("figures_coverage", "figures", "cov_claims"),
+    log:
+        f"{LOGS}/{{dataset}}/cov_figures.log",
+    conda:
+        "../envs/esize.yaml"
+    script:
+        "../scripts/cov_figures.py"
+
+
+rule cov_report:
+    input:
+        csv=f"{RESULTS}/{{dataset}}/sim/coverage.csv",
+        counts=f"{RESULTS}/{{dataset}}/sim/coverage_counts.parquet",
+        validation=cov_validation_inputs,
+    output:
+        f"{RESULTS}/{{dataset}}/report_coverage.md",
+    params:
+        alpha=COV["alpha"],
+        code=pl.code_hash("cov_claims", "coverage"),
+    log:
+        f"{LOGS}/{{dataset}}/cov_report.log",
+    conda:
+        "../envs/esize.yaml"
+    script:
+        "../scripts/cov_report.py"

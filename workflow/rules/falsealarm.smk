@@ -1,0 +1,117 @@
+# False-alarm simulations (Figures fFAFFT, fFA2L, fFABoot) and their validation.
+# Simulation and plotting are separate rules, so figures are cheap to redo.
+
+FA = config["false_alarm"]
+FA_KINDS = ["binaries", "executions"]
+FA_SHARDS = [f"{i}-of-{FA['shards']}" for i in range(FA["shards"])]
+
+
+rule fa_simulate:
+    input:
+        f"{RESULTS}/{{dataset}}/steady/{{bench}}.npz",
+    output:
+        f"{RESULTS}/{{dataset}}/sim/fa/{{bench}}.{{kind}}.{{shard}}.parquet",
+    wildcard_constraints:
+        kind="binaries|executions",
+        shard=r"\d+-of-\d+",
+    params:
+        fa=FA,
+        bench_ids=lambda wc: list(BENCHMARKS[wc.dataset]),
+        code=pl.code_hash("falsealarm", "bootstrap", "intervals", "pipeline"),
+    threads: FA["threads"]
+    log:
+        f"{LOGS}/{{dataset}}/fa_simulate/{{bench}}.{{kind}}.{{shard}}.log",
+    benchmark:
+        f"{LOGS}/{{dataset}}/fa_simulate/{{bench}}.{{kind}}.{{shard}}.benchmark.tsv"
+    conda:
+        "../envs/esize.yaml"
+    script:
+        "../scripts/fa_simulate.py"
+
+
+rule fa_validate:
+    input:
+        f"{RESULTS}/{{dataset}}/steady/{{bench}}.npz",
+    output:
+        f"{RESULTS}/{{dataset}}/sim/fa_validation/{{bench}}.parquet",
+    params:
+        fa=FA,
+        bench_ids=lambda wc: list(BENCHMARKS[wc.dataset]),
+        code=pl.code_hash("falsealarm", "bootstrap", "intervals", "pipeline"),
+    threads: FA["threads"]
+    log:
+        f"{LOGS}/{{dataset}}/fa_validate/{{bench}}.log",
+    benchmark:
+        f"{LOGS}/{{dataset}}/fa_validate/{{bench}}.benchmark.tsv"
+    conda:
+        "../envs/esize.yaml"
+    script:
+        "../scripts/fa_validate.py"
+
+
+rule fa_table:
+    input:
+        sims=lambda wc: [
+            f"{RESULTS}/{wc.dataset}/sim/fa/{b}.{k}.{s}.parquet"
+            for b in BENCHMARKS[wc.dataset]
+            for k in FA_KINDS
+            for s in FA_SHARDS
+        ],
+        steady=per_benchmark("{results}/{dataset}/steady/{bench}.npz"),
+    output:
+        csv=f"{RESULTS}/{{dataset}}/sim/false_alarm.csv",
+        comparisons=f"{RESULTS}/{{dataset}}/sim/false_alarm_comparisons.parquet",
+    params:
+        thresholds=FA["thresholds_pct"],
+        code=pl.code_hash("falsealarm", "pipeline"),
+    log:
+        f"{LOGS}/{{dataset}}/fa_table.log",
+    conda:
+        "../envs/esize.yaml"
+    script:
+        "../scripts/fa_table.py"
+
+
+rule fa_figures:
+    input:
+        csv=f"{RESULTS}/{{dataset}}/sim/false_alarm.csv",
+        validation=lambda wc: [
+            f"{RESULTS}/{wc.dataset}/sim/fa_validation/{b}.parquet"
+            for b in fa_validation_benchmarks(wc.dataset)
+        ],
+    output:
+        expand(
+            f"{RESULTS}/{{{{dataset}}}}/figures/{{name}}.{{ext}}",
+            name=["fFAFFT", "fFA2L", "fFABoot", "fFAValidation"],
+            ext=["pdf", "png"],
+        ),
+    params:
+        thresholds=FA["thresholds_pct"],
+        code=pl.code_hash("figures", "falsealarm"),
+    log:
+        f"{LOGS}/{{dataset}}/fa_figures.log",
+    conda:
+        "../envs/esize.yaml"
+    script:
+        "../scripts/fa_figures.py"
+
+
+rule fa_report:
+    input:
+        csv=f"{RESULTS}/{{dataset}}/sim/false_alarm.csv",
+        comparisons=f"{RESULTS}/{{dataset}}/sim/false_alarm_comparisons.parquet",
+        validation=lambda wc: [
+            f"{RESULTS}/{wc.dataset}/sim/fa_validation/{b}.parquet"
+            for b in fa_validation_benchmarks(wc.dataset)
+        ],
+    output:
+        f"{RESULTS}/{{dataset}}/report_false_alarms.md",
+    params:
+        thresholds=FA["thresholds_pct"],
+        code=pl.code_hash("fa_claims", "falsealarm"),
+    log:
+        f"{LOGS}/{{dataset}}/fa_report.log",
+    conda:
+        "../envs/esize.yaml"
+    script:
+        "../scripts/fa_report.py"

@@ -1,0 +1,34 @@
+# The reproduction report: every stated number beside ours, figures embedded.
+
+include: "report_common.smk"
+
+
+rule report:
+    input:
+        variations=f"{RESULTS}/{{dataset}}/tables/variations.csv",
+        precisions=f"{RESULTS}/{{dataset}}/tables/precisions.csv",
+        examples=f"{RESULTS}/worked_examples.json",
+        variances=per_benchmark("{results}/{dataset}/variances/{bench}.json"),
+        false_alarms=f"{RESULTS}/{{dataset}}/report_false_alarms.md",
+        coverage=f"{RESULTS}/{{dataset}}/report_coverage.md",
+        figures=lambda wc: [
+            f"{RESULTS}/{wc.dataset}/figures/{n}.png" for n in FA_FIGURES + COV_FIGURES
+        ],
+    output:
+        md=f"{RESULTS}/{{dataset}}/report.md",
+        html=f"{RESULTS}/{{dataset}}/report.html",
+    params:
+        dataset_note=lambda wc: report_note(wc.dataset),
+        config_summary=lambda wc: report_config(wc.dataset),
+        code=pl.code_hash("report", "paper", "reproduction"),
+    log:
+        f"{LOGS}/{{dataset}}/report.log",
+    conda:
+        "../envs/esize.yaml"
+    script:
+        "../scripts/report.py"
+
+
+OUTPUT_HOOKS.append(
+    lambda d: [f"{RESULTS}/{d}/report.md", f"{RESULTS}/{d}/report.html"]
+)

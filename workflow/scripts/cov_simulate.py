@@ -1,0 +1,22 @@
+"""Simulate the coverage experiments of one benchmark (one shard of the blocks)."""
+
+import json
+import time
+
+from esize import coverage as cv
+from esize import pipeline as pl
+
+log = pl.script_logging(snakemake.log[0])  # noqa: F821
+cfg = snakemake.params.cov  # noqa: F821
+shard = tuple(int(x) for x in snakemake.wildcards.shard.split("-of-"))  # noqa: F821
+with open(snakemake.input[0]) as fh:  # noqa: F821
+    est = json.load(fh)
+model = cv.Model.from_estimates(est["S2"], est["mean"], cfg["ratio"])
+cells = cv.cells_from_config(cfg, boot_grid=snakemake.params.boot_grid)  # noqa: F821
+t0 = time.perf_counter()
+records = cv.simulate_cells(model, cells, seed=cfg["seed"], bench_id=cv.bench_id(est["benchmark"]),
+                            n_jobs=snakemake.threads, shard=shard)  # noqa: F821
+frame = cv.summarise(records, est["benchmark"])
+pl.write_parquet(snakemake.output[0], frame)  # noqa: F821
+log.info("%s shard %s: %d cells, %d rows in %.1f s", est["benchmark"], shard, len(cells), len(frame),
+         time.perf_counter() - t0)

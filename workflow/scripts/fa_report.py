@@ -1,0 +1,15 @@
+"""Report section: the paper's false-alarm claims beside our numbers."""
+
+import pandas as pd
+
+from esize import fa_claims
+from esize import pipeline as pl
+
+log = pl.script_logging(snakemake.log[0])  # noqa: F821
+comparisons = pd.read_parquet(snakemake.input.comparisons)  # noqa: F821
+table = pd.read_csv(snakemake.input.csv)  # noqa: F821
+validation = pd.concat([pd.read_parquet(p) for p in snakemake.input.validation], ignore_index=True)  # noqa: F821
+claims = fa_claims.evaluate(comparisons, table)
+text = fa_claims.render(claims, fa_claims.validation_summary(validation, snakemake.params.thresholds))  # noqa: F821
+pl.atomic_write_text(snakemake.output[0], text)  # noqa: F821
+log.info("%d claims, %d agree", len(claims), sum(c.agrees == "yes" for c in claims))

@@ -1,0 +1,32 @@
+"""Simulate false-alarm comparisons for one benchmark and experiment (one shard)."""
+
+import time
+
+from esize import falsealarm as fa
+from esize import pipeline as pl
+
+log = pl.script_logging(snakemake.log[0])  # noqa: F821
+cfg = snakemake.params.fa  # noqa: F821
+kind = snakemake.wildcards.kind  # noqa: F821
+shard = tuple(int(x) for x in snakemake.wildcards.shard.split("-of-"))  # noqa: F821
+design, meta = pl.load_design_npz(snakemake.input[0])  # noqa: F821
+stats = fa.bench_stats(design)
+schemes = tuple(cfg["schemes"]) if kind == "binaries" else ("RRR",)
+cells = [
+    fa.CellSpec(kind, int(size), cfg["comparisons"], cfg["resamples"], schemes, cfg["alpha"])
+    for size in cfg[kind]
+]
+t0 = time.perf_counter()
+records = fa.simulate_cells(
+    stats,
+    cells,
+    seed=cfg["seed"],
+    bench_id=fa.bench_id(meta["benchmark"]),
+    block_size=cfg["block"],
+    n_jobs=snakemake.threads,  # noqa: F821
+    shard=shard,
+)
+frame = fa.records_to_frame(records, meta["benchmark"])
+pl.write_parquet(snakemake.output[0], frame)  # noqa: F821
+log.info("%s %s shard %s: %d comparisons x methods in %.1f s", meta["benchmark"], kind, shard,
+         len(frame), time.perf_counter() - t0)

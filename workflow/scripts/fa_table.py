@@ -1,0 +1,19 @@
+"""Aggregate per-comparison results into false_alarm.csv (rates on a threshold grid)."""
+
+import pandas as pd
+
+from esize import falsealarm as fa
+from esize import pipeline as pl
+
+log = pl.script_logging(snakemake.log[0])  # noqa: F821
+frame = pd.concat([pd.read_parquet(p) for p in snakemake.input.sims], ignore_index=True)  # noqa: F821
+executions = {}
+for p in snakemake.input.steady:  # noqa: F821
+    design, meta = pl.load_design_npz(p)
+    executions[meta["benchmark"]] = design.shape[1]
+rows = []
+for bench, g in frame.groupby("benchmark", sort=False):
+    rows += fa.rate_rows(g, snakemake.params.thresholds, executions[bench])  # noqa: F821
+pl.write_parquet(snakemake.output.comparisons, frame)  # noqa: F821
+pl.write_csv(snakemake.output.csv, rows, fa.CSV_COLUMNS)  # noqa: F821
+log.info("%d comparisons, %d rows", len(frame), len(rows))
