@@ -64,46 +64,28 @@ def _costs_arg(text: str) -> list[float]:
     return costs
 
 
-def _alpha_arg(text: str) -> float:
-    try:
-        a = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0 < a < 1:
-        raise argparse.ArgumentTypeError(f"alpha must lie in (0, 1), got {a}")
-    return a
+def _number(convert, ok, requirement: str):
+    """An argparse type: ``convert`` the text and check ``ok``, else say ``requirement``."""
+
+    def parse(text: str):
+        try:
+            value = convert(text)
+        except ValueError:
+            kind = "an integer" if convert is int else "a number"
+            raise argparse.ArgumentTypeError(f"not {kind}: {text!r}") from None
+        if not ok(value):
+            raise argparse.ArgumentTypeError(f"{requirement}, got {value}")
+        return value
+
+    return parse
 
 
-def _positive_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {v}")
-    return v
-
-
-def _nonneg_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {v}")
-    return v
-
-
-def _threshold_arg(text: str) -> float:
-    try:
-        t = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0 <= t < 1:
-        raise argparse.ArgumentTypeError(
-            f"threshold is a fraction in [0, 1) (0.02 means 2 %), got {t}"
-        )
-    return t
+_alpha_arg = _number(float, lambda a: 0 < a < 1, "alpha must lie in (0, 1)")
+_positive_int = _number(int, lambda v: v >= 1, "must be a positive integer")
+_nonneg_int = _number(int, lambda v: v >= 0, "must be >= 0")
+_threshold_arg = _number(
+    float, lambda t: 0 <= t < 1, "threshold is a fraction in [0, 1) (0.02 means 2 %)"
+)
 
 
 def _plot_arg(text: str) -> str:

@@ -20,7 +20,7 @@ import numpy as np  # noqa: E402
 
 from .falsealarm import contour  # noqa: E402
 
-__all__ = ["save", "fa_contours", "fa_boot", "fa_validation", "STYLES"]
+__all__ = ["save", "fa_contours", "fa_boot", "fa_validation", "STYLES", "pick", "named"]
 
 #: Line styles that stay distinguishable in grey scale.
 STYLES = [
@@ -30,6 +30,24 @@ STYLES = [
     {"color": "0.6", "linestyle": ":", "marker": "D"},
     {"color": "0.35", "linestyle": (0, (5, 1, 1, 1, 1, 1)), "marker": "v"},
 ]
+
+
+def pick(names: Sequence[str], *wanted: str) -> list[str]:
+    """The wanted benchmarks where ``names`` has them, topped up with its first others.
+
+    Figures show the paper's benchmarks on the stand-in and fall back to whatever a
+    dataset has.
+    """
+    out = [w for w in wanted if w in names]
+    rest = [n for n in names if n not in out]
+    while len(out) < len(wanted) and rest:
+        out.append(rest.pop(0))
+    return out
+
+
+def named(paths: Sequence[str], name: str) -> list[str]:
+    """The paths whose file name is ``name`` plus a suffix (``fCOV.pdf``, ``fCOV.png``)."""
+    return [p for p in paths if os.path.basename(p).startswith(name + ".")]
 
 
 def save(fig, *paths: str | os.PathLike) -> None:

@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from esize import cov_claims
+from esize import cov_claims, figures
 from esize import figures_coverage as fc
 from esize import pipeline as pl
 
@@ -13,16 +13,11 @@ names = list(dict.fromkeys(table["benchmark"]))
 
 
 def pick(*wanted, among=names):
-    """The paper's benchmarks where the dataset has them, else its first ones."""
-    out = [w for w in wanted if w in among]
-    rest = [n for n in among if n not in out]
-    while len(out) < len(wanted) and rest:
-        out.append(rest.pop(0))
-    return out
+    return figures.pick(among, *wanted)
 
 
 def out(name):
-    return [p for p in snakemake.output if p.rsplit("/", 1)[-1].startswith(name + ".")]  # noqa: F821
+    return figures.named(snakemake.output, name)  # noqa: F821
 
 
 def panel(exp, method, scheme, title, bench=None):

@@ -10,17 +10,12 @@ table = pd.read_csv(snakemake.input.csv)  # noqa: F821
 names = list(dict.fromkeys(table["benchmark"]))
 
 
-def pick(*wanted):
-    """The paper's benchmarks where the dataset has them, else its first ones."""
-    out = [w for w in wanted if w in names]
-    rest = [n for n in names if n not in out]
-    while len(out) < len(wanted) and rest:
-        out.append(rest.pop(0))
-    return out
+def pick(*wanted, among=names):
+    return figures.pick(among, *wanted)
 
 
 def out(name):
-    return [p for p in snakemake.output if p.rsplit("/", 1)[-1].startswith(name + ".")]  # noqa: F821
+    return figures.named(snakemake.output, name)  # noqa: F821
 
 
 fft, rij = pick("FFT NA OPT", "Rijndael")
