@@ -26,7 +26,6 @@ do not depend on ``batch``.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 
 import numpy as np
 
@@ -89,13 +88,11 @@ def spawn_streams(rng, k: int) -> list[np.random.Generator]:
     return [np.random.Generator(np.random.PCG64(s)) for s in _seed_sequence(rng).spawn(k)]
 
 
-def _plan(shape: Sequence[int], scheme: str):
-    """Leaf values' depth and per-level actions for ``scheme``."""
+def _depth(scheme: str):
+    """Axis of the lowest resampled level (``-1`` if none, ``None`` for FLAT)."""
     if scheme == "FLAT":
         return None
-    r_levels = [k for k, c in enumerate(scheme) if c == "R"]
-    depth = r_levels[-1] if r_levels else -1
-    return depth
+    return scheme.rfind("R")
 
 
 def _leaf_values(y: np.ndarray, depth: int) -> np.ndarray:
@@ -140,7 +137,7 @@ def means_from_indices(data, scheme: str, indices) -> np.ndarray:
     """
     y = _as_array(data)
     scheme = parse_scheme(scheme, y.ndim)
-    depth = _plan(y.shape, scheme)
+    depth = _depth(scheme)
     if scheme == "FLAT":
         arrays = [np.asarray(indices[0])]
         leaves = y.ravel().astype(np.float64)
@@ -199,7 +196,7 @@ def resample_means(
     n_resamples = int(n_resamples)
     if n_resamples < 1:
         raise EsizeError(f"n_resamples must be positive, got {n_resamples}")
-    depth = _plan(y.shape, scheme)
+    depth = _depth(scheme)
     streams = spawn_streams(rng, 1 if scheme == "FLAT" else y.ndim)
     return _resample_with_streams(y, scheme, depth, streams, n_resamples, batch)
 

@@ -10,7 +10,6 @@ extra dependencies.
 from __future__ import annotations
 
 import html
-import math
 import re
 from collections.abc import Mapping, Sequence
 
@@ -248,6 +247,3 @@ def to_html(markdown: str, title: str = "esize reproduction report") -> str:
         + "\n</body></html>\n"
     )
 
-
-def fmt_pct(x: float) -> str:
-    return "n/a" if not math.isfinite(x) else f"{x:.2f} %"

@@ -18,6 +18,7 @@ from . import paper
 from .bootstrap import means_from_indices
 from .design import Design
 from .errors import EsizeError
+from .estimators import t2 as unbiased_t2
 from .estimators import variance_components
 from .intervals import critical_value, fieller_ci, mean_ci
 from .planning import dimension, optimal_counts, plan_from_design
@@ -26,7 +27,6 @@ __all__ = [
     "slug",
     "CostModel",
     "paper_costs",
-    "variation_rows",
     "precision_rows",
     "worked_examples",
     "render_variations",
@@ -76,26 +76,6 @@ def paper_costs(benchmark: str) -> CostModel:
     )
 
 
-def variation_rows(benchmark: str, design: Design) -> list[dict]:
-    """Rows of ``variations.csv`` for one three-level design.
-
-    Levels are reported as compilation, execution and measurement (by position).
-    """
-    if design.n_levels != 3:
-        raise ValueError(f"{benchmark}: expected 3 levels, got {design.n_levels}")
-    vc = variance_components(design)
-    return [
-        {
-            "benchmark": benchmark,
-            "level": level,
-            "S_pct": float(vc.S_pct[k]),
-            "T_pct": float(vc.T_pct[k]),
-            "T2_positive": bool(vc.T2[k] > 0),
-        }
-        for k, level in enumerate(paper.LEVELS)
-    ]
-
-
 def precision_rows(
     source: str,
     benchmark: str,
@@ -122,10 +102,7 @@ def precision_rows(
         ``"replace"`` reproduces the paper's convention, ``"fold"`` the true optimum
         (see :func:`esize.planning.plan_from_variances`).
     """
-    s2 = np.asarray(s_pct, dtype=np.float64) ** 2
-    from .estimators import t2 as _t2
-
-    t2 = _t2(s2, counts)
+    t2 = unbiased_t2(np.asarray(s_pct, dtype=np.float64) ** 2, counts)
     rows = []
     for h in hours:
         d = dimension(

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .bootstrap import (
-    _plan,
+    _depth,
     _resample_with_streams,
     _seed_sequence,
     parse_scheme,
@@ -116,7 +116,7 @@ def ratio_replicates(
     means = []
     for y, ss in zip((yo, yn), seeds):
         streams = spawn_streams(ss, 1 if scheme == "FLAT" else y.ndim)
-        depth = _plan(y.shape, scheme)
+        depth = _depth(scheme)
         if progress is None:
             means.append(_resample_with_streams(y, scheme, depth, streams, n_resamples, batch))
             continue
