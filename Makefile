@@ -10,9 +10,10 @@ CORES  ?= 2
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): pyproject.toml | $(BIN)/python
+# The library with its test extras, and the study (its own distribution under src/).
+$(STAMP): pyproject.toml src/esize_study/pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev]' -e src/esize_study
 	touch $(STAMP)
 
 test: $(STAMP)

@@ -10,7 +10,7 @@ import itertools
 
 import numpy as np
 
-from esize.bootstrap import spawn_streams
+from esize._bootstrap import spawn_streams
 
 
 def s2_loops(y: np.ndarray) -> np.ndarray:

@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from esize import cov_claims
-from esize import coverage as cv
+from esize_study import cov_claims
+from esize_study import coverage as cv
 
 MODEL = cv.Model((0.02**2, 0.05**2, 0.04**2), 0.95)
 

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from esize import falsealarm as fa
-from esize.intervals import critical_value, fieller
+from esize_study import falsealarm as fa
+from esize import critical_value, fieller
 
 
 @pytest.fixture(scope="module")

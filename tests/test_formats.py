@@ -24,10 +24,10 @@ import pandas as pd
 import pytest
 
 import esize as ez
-from esize import cli as esize_cli
-from esize.formats import UnitInfo, design_from_ragged, detect_format, read_benchmarks, unit_info
-from esize.progress import ProgressBar
-from esize.suite import benchmark_seed, geometric_mean_ratio_ci, ratio_replicates
+from esize.cli import _main as esize_cli
+from esize.readers._formats import UnitInfo, design_from_ragged, detect_format, read_benchmarks, unit_info
+from esize.cli._progress import ProgressBar
+from esize._suite import benchmark_seed, geometric_mean_ratio_ci, ratio_replicates
 from harness_data import BUILDERS, gbench_results, hyperfine_results, jmh_results, write_all
 from test_cli import WQE_NEW, WQE_OLD, assert_one_line_error, cli, run_modules, tidy, write_csv
 

@@ -18,9 +18,9 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from esize import standin as st
-from esize.design import Design, from_tidy
-from esize.estimators import variance_components
+from esize_study import standin as st
+from esize import Design, from_tidy
+from esize import variance_components
 
 LEVELS = ("binary", "execution", "measurement")
 SEED = 20240601

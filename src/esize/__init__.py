@@ -6,7 +6,7 @@ variance estimates, optimal repetition counts, parametric (t / normal, Fieller,
 delta) and hierarchical bootstrap confidence intervals, and threshold decisions.
 """
 
-from .bootstrap import (
+from ._bootstrap import (
     bootstrap_mean_ci,
     bootstrap_ratio_ci,
     means_from_indices,
@@ -14,10 +14,10 @@ from .bootstrap import (
     percentile_interval,
     resample_means,
 )
-from .decision import describe, verdict
-from .design import Design, from_tidy
-from .errors import DesignError, EsizeError, InputError
-from .estimators import (
+from ._decision import describe, verdict
+from ._design import Design, from_tidy
+from ._errors import DesignError, EsizeError, EsizeWarning, InputError
+from ._estimators import (
     VarianceComponents,
     mean_variance,
     model_mean_variance,
@@ -25,9 +25,9 @@ from .estimators import (
     t2,
     variance_components,
 )
-from .formats import Benchmark, UnitInfo, read_benchmarks
-from .intervals import Interval, critical_value, delta_ci, fieller, fieller_ci, mean_ci
-from .planning import (
+from .readers import Benchmark, UnitInfo, read_benchmarks
+from ._intervals import Interval, critical_value, delta_ci, fieller, fieller_ci, mean_ci
+from ._planning import (
     Dimensioning,
     Plan,
     dimension,
@@ -37,7 +37,7 @@ from .planning import (
     plan_from_design,
     plan_from_variances,
 )
-from .suite import SuiteInterval, geometric_mean_ratio_ci
+from ._suite import SuiteInterval, geometric_mean_ratio_ci
 
 __version__ = "0.1.0"
 
@@ -47,6 +47,7 @@ __all__ = [
     "DesignError",
     "Dimensioning",
     "EsizeError",
+    "EsizeWarning",
     "InputError",
     "Interval",
     "Plan",

@@ -1,6 +1,6 @@
 # Configuration, dataset discovery and helpers shared by all rules.
 
-import esize.pipeline as pl
+import esize_study.pipeline as pl
 from snakemake.utils import validate
 
 
@@ -10,6 +10,7 @@ RESULTS = config["results_dir"]
 DATA = config["data_dir"]
 LOGS = config["logs_dir"]
 DATASETS = list(config["datasets"])
+CODE_HASH = pl.code_hash()
 BENCHMARKS = {name: pl.dataset_benchmarks(config, name) for name in DATASETS}
 
 

@@ -30,7 +30,7 @@ rule cov_simulate:
         cov=COV,
         boot_grid=lambda wc: wc.bench
         in cov_chosen(wc.dataset, COV["fCOVGrid"]["boot_benchmarks"]),
-        code=pl.code_hash("coverage", "bootstrap", "intervals", "pipeline"),
+        code=CODE_HASH,
     threads: COV["threads"]
     log:
         f"{LOGS}/{{dataset}}/cov_simulate/{{bench}}.{{shard}}.log",
@@ -49,7 +49,7 @@ rule cov_validate:
         f"{RESULTS}/{{dataset}}/sim/coverage_validation/{{bench}}.parquet",
     params:
         cov=COV,
-        code=pl.code_hash("coverage", "bootstrap", "intervals", "pipeline"),
+        code=CODE_HASH,
     threads: COV["threads"]
     log:
         f"{LOGS}/{{dataset}}/cov_validate/{{bench}}.log",
@@ -72,7 +72,7 @@ rule cov_table:
         csv=f"{RESULTS}/{{dataset}}/sim/coverage.csv",
         counts=f"{RESULTS}/{{dataset}}/sim/coverage_counts.parquet",
     params:
-        code=pl.code_hash("coverage", "pipeline"),
+        code=CODE_HASH,
     log:
         f"{LOGS}/{{dataset}}/cov_table.log",
     conda:
@@ -94,7 +94,7 @@ rule cov_figures:
     params:
         ratio=COV["ratio"],
         alpha=COV["alpha"],
-        code=pl.code_hash("figures_coverage", "figures", "cov_claims"),
+        code=CODE_HASH,
     log:
         f"{LOGS}/{{dataset}}/cov_figures.log",
     conda:
@@ -112,7 +112,7 @@ rule cov_report:
         f"{RESULTS}/{{dataset}}/report_coverage.md",
     params:
         alpha=COV["alpha"],
-        code=pl.code_hash("cov_claims", "coverage"),
+        code=CODE_HASH,
     log:
         f"{LOGS}/{{dataset}}/cov_report.log",
     conda:

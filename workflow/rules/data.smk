@@ -7,7 +7,7 @@ rule generate_standin:
     params:
         settings=lambda wc: pl.dataset_settings(config, wc.dataset),
         names=lambda wc: BENCHMARKS[wc.dataset],
-        code=pl.code_hash("standin", "paper"),
+        code=CODE_HASH,
     log:
         f"{LOGS}/{{dataset}}/generate_standin/{{bench}}.log",
     benchmark:
@@ -26,7 +26,7 @@ rule ingest:
     params:
         warmup_fraction=config["warmup_fraction"],
         names=lambda wc: BENCHMARKS[wc.dataset],
-        code=pl.code_hash("pipeline", "design", "io", "paper"),
+        code=CODE_HASH,
     log:
         f"{LOGS}/{{dataset}}/ingest/{{bench}}.log",
     benchmark:
@@ -43,7 +43,7 @@ rule variances:
     output:
         f"{RESULTS}/{{dataset}}/variances/{{bench}}.json",
     params:
-        code=pl.code_hash("estimators", "design", "pipeline"),
+        code=CODE_HASH,
     log:
         f"{LOGS}/{{dataset}}/variances/{{bench}}.log",
     conda:

@@ -5,9 +5,7 @@ rule worked_examples:
     output:
         f"{RESULTS}/worked_examples.json",
     params:
-        code=pl.code_hash(
-            "reproduction", "estimators", "intervals", "planning", "bootstrap", "design"
-        ),
+        code=CODE_HASH,
     log:
         f"{LOGS}/worked_examples.log",
     conda:

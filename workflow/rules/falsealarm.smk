@@ -17,7 +17,7 @@ rule fa_simulate:
     params:
         fa=FA,
         bench_ids=lambda wc: list(BENCHMARKS[wc.dataset]),
-        code=pl.code_hash("falsealarm", "bootstrap", "intervals", "pipeline"),
+        code=CODE_HASH,
     threads: FA["threads"]
     log:
         f"{LOGS}/{{dataset}}/fa_simulate/{{bench}}.{{kind}}.{{shard}}.log",
@@ -37,7 +37,7 @@ rule fa_validate:
     params:
         fa=FA,
         bench_ids=lambda wc: list(BENCHMARKS[wc.dataset]),
-        code=pl.code_hash("falsealarm", "bootstrap", "intervals", "pipeline"),
+        code=CODE_HASH,
     threads: FA["threads"]
     log:
         f"{LOGS}/{{dataset}}/fa_validate/{{bench}}.log",
@@ -63,7 +63,7 @@ rule fa_table:
         comparisons=f"{RESULTS}/{{dataset}}/sim/false_alarm_comparisons.parquet",
     params:
         thresholds=FA["thresholds_pct"],
-        code=pl.code_hash("falsealarm", "pipeline"),
+        code=CODE_HASH,
     log:
         f"{LOGS}/{{dataset}}/fa_table.log",
     conda:
@@ -87,7 +87,7 @@ rule fa_figures:
         ),
     params:
         thresholds=FA["thresholds_pct"],
-        code=pl.code_hash("figures", "falsealarm"),
+        code=CODE_HASH,
     log:
         f"{LOGS}/{{dataset}}/fa_figures.log",
     conda:
@@ -108,7 +108,7 @@ rule fa_report:
         f"{RESULTS}/{{dataset}}/report_false_alarms.md",
     params:
         thresholds=FA["thresholds_pct"],
-        code=pl.code_hash("fa_claims", "falsealarm"),
+        code=CODE_HASH,
     log:
         f"{LOGS}/{{dataset}}/fa_report.log",
     conda:

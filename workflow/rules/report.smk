@@ -20,7 +20,7 @@ rule report:
     params:
         dataset_note=lambda wc: report_note(wc.dataset),
         config_summary=lambda wc: report_config(wc.dataset),
-        code=pl.code_hash("report", "paper", "reproduction"),
+        code=CODE_HASH,
     log:
         f"{LOGS}/{{dataset}}/report.log",
     conda:

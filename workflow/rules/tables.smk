@@ -9,7 +9,7 @@ rule variation_table:
         md=f"{RESULTS}/{{dataset}}/tables/variations.md",
         tex=f"{RESULTS}/{{dataset}}/tables/variations.tex",
     params:
-        code=pl.code_hash("reproduction", "paper", "pipeline"),
+        code=CODE_HASH,
     log:
         f"{LOGS}/{{dataset}}/variation_table.log",
     conda:
@@ -30,7 +30,7 @@ rule precision_table:
         settings=lambda wc: pl.dataset_settings(config, wc.dataset),
         hours=config["hours"],
         build_seconds=config["build_seconds"],
-        code=pl.code_hash("reproduction", "planning", "paper", "pipeline"),
+        code=CODE_HASH,
     log:
         f"{LOGS}/{{dataset}}/precision_table.log",
     conda:

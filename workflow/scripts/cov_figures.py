@@ -2,9 +2,9 @@
 
 import pandas as pd
 
-from esize import cov_claims, figures
-from esize import figures_coverage as fc
-from esize import pipeline as pl
+from esize_study import cov_claims, figures
+from esize_study import figures_coverage as fc
+from esize_study import pipeline as pl
 
 log = pl.script_logging(snakemake.log[0])  # noqa: F821
 level = 1 - snakemake.params.alpha  # noqa: F821

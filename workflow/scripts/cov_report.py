@@ -2,8 +2,8 @@
 
 import pandas as pd
 
-from esize import cov_claims
-from esize import pipeline as pl
+from esize_study import cov_claims
+from esize_study import pipeline as pl
 
 log = pl.script_logging(snakemake.log[0])  # noqa: F821
 table = pd.read_csv(snakemake.input.csv)  # noqa: F821

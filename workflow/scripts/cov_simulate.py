@@ -3,8 +3,8 @@
 import json
 import time
 
-from esize import coverage as cv
-from esize import pipeline as pl
+from esize_study import coverage as cv
+from esize_study import pipeline as pl
 
 log = pl.script_logging(snakemake.log[0])  # noqa: F821
 cfg = snakemake.params.cov  # noqa: F821

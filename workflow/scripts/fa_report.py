@@ -2,8 +2,8 @@
 
 import pandas as pd
 
-from esize import fa_claims
-from esize import pipeline as pl
+from esize_study import fa_claims
+from esize_study import pipeline as pl
 
 log = pl.script_logging(snakemake.log[0])  # noqa: F821
 comparisons = pd.read_parquet(snakemake.input.comparisons)  # noqa: F821

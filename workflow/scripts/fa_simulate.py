@@ -2,8 +2,8 @@
 
 import time
 
-from esize import falsealarm as fa
-from esize import pipeline as pl
+from esize_study import falsealarm as fa
+from esize_study import pipeline as pl
 
 log = pl.script_logging(snakemake.log[0])  # noqa: F821
 cfg = snakemake.params.fa  # noqa: F821

@@ -3,8 +3,8 @@
 import json
 
 from esize import EsizeError
-from esize import pipeline as pl
-from esize import reproduction as rp
+from esize_study import pipeline as pl
+from esize_study import reproduction as rp
 
 log = pl.script_logging(snakemake.log[0])  # noqa: F821
 estimates = [json.load(open(p)) for p in snakemake.input]  # noqa: F821

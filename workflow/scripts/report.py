@@ -4,8 +4,8 @@ import csv
 import json
 import os
 
-from esize import pipeline as pl
-from esize import report
+from esize_study import pipeline as pl
+from esize_study import report
 
 log = pl.script_logging(snakemake.log[0])  # noqa: F821
 inp, out, par = snakemake.input, snakemake.output, snakemake.params  # noqa: F821

@@ -2,8 +2,8 @@
 
 import json
 
-from esize import pipeline as pl
-from esize import reproduction as rp
+from esize_study import pipeline as pl
+from esize_study import reproduction as rp
 
 log = pl.script_logging(snakemake.log[0])  # noqa: F821
 estimates = [json.load(open(p)) for p in snakemake.input]  # noqa: F821

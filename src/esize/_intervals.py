@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
-from .design import Design
-from .errors import EsizeError
-from .estimators import mean_variance
+from ._design import Design
+from ._errors import EsizeError
+from ._estimators import mean_variance
 
 __all__ = [
     "Interval",

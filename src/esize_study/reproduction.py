@@ -15,13 +15,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import paper
-from .bootstrap import means_from_indices
-from .design import Design
-from .errors import EsizeError
-from .estimators import t2 as unbiased_t2
-from .estimators import variance_components
-from .intervals import critical_value, fieller_ci, mean_ci
-from .planning import dimension, optimal_counts, plan_from_design
+from esize import means_from_indices
+from esize import Design
+from esize import EsizeError
+from esize import t2 as unbiased_t2
+from esize import variance_components
+from esize import critical_value, fieller_ci, mean_ci
+from esize import dimension, optimal_counts, plan_from_design
 
 __all__ = [
     "slug",

@@ -31,8 +31,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .design import Design
-from .errors import DesignError
+from ._design import Design
+from ._errors import DesignError
 
 __all__ = [
     "s2",

@@ -17,13 +17,13 @@ import secrets
 import sys
 from collections.abc import Sequence
 
-from . import __version__
-from .bootstrap import parse_scheme
-from .decision import describe, verdict
-from .design import Design
-from .errors import EsizeError, InputError
-from .estimators import variance_components
-from .formats import (
+from .. import __version__
+from .._bootstrap import parse_scheme
+from .._decision import describe, verdict
+from .._design import Design
+from .._errors import EsizeError, InputError
+from .._estimators import variance_components
+from ..readers._formats import (
     BALANCE_MODES,
     FORMATS,
     GBENCH_TIMES,
@@ -32,11 +32,11 @@ from .formats import (
     plural,
     read_benchmarks,
 )
-from .intervals import fieller_ci, mean_ci
-from .io import atomic_write_text
-from .planning import dimension_for_plan, experiment_cost, plan_from_design
-from .progress import ProgressBar
-from .suite import geometric_mean_ratio_ci
+from .._intervals import fieller_ci, mean_ci
+from .._atomic import atomic_write_text
+from .._planning import dimension_for_plan, experiment_cost, plan_from_design
+from ._progress import ProgressBar
+from .._suite import geometric_mean_ratio_ci
 
 EXIT_BAD_INPUT = 2
 
@@ -89,7 +89,7 @@ _threshold_arg = _number(
 
 
 def _plot_arg(text: str) -> str:
-    from .plots import PLOT_SUFFIXES
+    from ._plots import PLOT_SUFFIXES
 
     suffix = text[text.rfind(".") :].lower() if "." in text else ""
     if suffix not in PLOT_SUFFIXES:
@@ -310,7 +310,7 @@ def _unit_text(unit) -> str:
 
 
 def _save_plot(path: str, fig) -> None:
-    from .plots import save_figure
+    from ._plots import save_figure
 
     try:
         save_figure(fig, path)
@@ -379,7 +379,7 @@ def cmd_summary(args) -> tuple[dict, str]:
             rows.append("")
         rows += block
     if args.plot:
-        from .plots import summary_figure
+        from ._plots import summary_figure
 
         _save_plot(args.plot, summary_figure(plot_rows))
     return out, "\n".join(rows)
@@ -621,7 +621,7 @@ def cmd_compare(args) -> tuple[dict, str]:
     else:
         text = "\n".join(detail[0])
     if args.plot:
-        from .plots import compare_figure
+        from ._plots import compare_figure
 
         _save_plot(
             args.plot,

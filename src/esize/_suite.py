@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .bootstrap import (
+from ._bootstrap import (
     _depth,
     _resample_with_streams,
     _seed_sequence,
@@ -34,9 +34,9 @@ from .bootstrap import (
     percentile_interval,
     spawn_streams,
 )
-from .design import Design
-from .errors import EsizeError
-from .intervals import Interval, _check_alpha
+from ._design import Design
+from ._errors import EsizeError
+from ._intervals import Interval, _check_alpha
 
 __all__ = ["SuiteInterval", "benchmark_seed", "ratio_replicates", "geometric_mean_ratio_ci"]
 

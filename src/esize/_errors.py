@@ -30,3 +30,11 @@ class InputError(EsizeError):
         self.source = str(source)
         self.message = str(message)
         super().__init__(f"{self.source}: {self.message}")
+
+
+class EsizeWarning(UserWarning):
+    """A note to the user: something was dropped, converted or skipped on the way.
+
+    The library never prints; it warns with this class, and the command line shows
+    each warning as one ``esize: note:`` line after a successful run.
+    """

@@ -28,10 +28,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .design import Design
-from .errors import EsizeError
-from .estimators import model_mean_variance, variance_components
-from .intervals import critical_value
+from ._design import Design
+from ._errors import EsizeError
+from ._estimators import model_mean_variance, variance_components
+from ._intervals import critical_value
 
 __all__ = [
     "Plan",

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import DesignError
+from ._errors import DesignError
 
 __all__ = ["Design", "from_tidy"]
 

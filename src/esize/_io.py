@@ -8,16 +8,15 @@ Kept apart from the statistics: everything here turns files into
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
 
-from .design import Design, from_tidy
-from .errors import DesignError, InputError
+from ._design import Design, from_tidy
+from ._errors import DesignError, InputError
 
-__all__ = ["read_table", "apply_where", "load_design", "atomic_write_text", "atomic_write"]
+__all__ = ["read_table", "apply_where", "load_design"]
 
 PARQUET_SUFFIXES = (".parquet", ".pq", ".parq")
 
@@ -93,28 +92,3 @@ def load_design(
         return design.trim(warmup)
     except DesignError as exc:
         raise InputError(source, str(exc)) from None
-
-
-def atomic_write(path: str | os.PathLike, data: bytes) -> None:
-    """Write ``data`` to ``path`` via a temporary file and a rename (never half-written)."""
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; give the usual mode
-        os.replace(tmp, p)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-
-
-def atomic_write_text(path: str | os.PathLike, text: str) -> None:
-    """Text version of :func:`atomic_write` (UTF-8)."""
-    atomic_write(path, text.encode("utf-8"))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from .errors import EsizeError
+from ._errors import EsizeError
 
 __all__ = ["verdict", "describe"]
 

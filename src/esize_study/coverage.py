@@ -76,9 +76,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .bootstrap import resample_means
-from .errors import EsizeError
-from .intervals import critical_value, fieller
+from esize import resample_means
+from esize import EsizeError
+from esize import critical_value, fieller
 
 __all__ = [
     "EXPERIMENTS",

@@ -29,9 +29,9 @@ import math
 
 import numpy as np
 
-from .design import Design
-from .errors import EsizeError
-from .intervals import Interval, _check_alpha
+from ._design import Design
+from ._errors import EsizeError
+from ._intervals import Interval, _check_alpha
 
 __all__ = [
     "parse_scheme",

@@ -51,9 +51,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .design import Design, from_tidy
-from .errors import DesignError, InputError
-from .io import PARQUET_SUFFIXES, apply_where, load_design, read_table
+from .._design import Design, from_tidy
+from .._errors import DesignError, InputError
+from .._io import PARQUET_SUFFIXES, apply_where, load_design, read_table
 
 __all__ = [
     "FORMATS",

@@ -19,9 +19,10 @@ from pathlib import Path
 import numpy as np
 
 from . import paper
-from .design import Design, from_tidy
-from .errors import DesignError, InputError
-from .io import atomic_write, atomic_write_text, read_table
+from esize import Design, from_tidy
+from esize import DesignError, InputError
+from esize._atomic import atomic_write, atomic_write_text
+from esize._io import read_table
 from .reproduction import slug
 
 __all__ = [
@@ -111,13 +112,19 @@ def benchmark_file(config: Mapping, name: str, bench_slug: str) -> str:
     return str(_files_in(Path(s["path"]))[bench_slug])
 
 
-def code_hash(*modules: str) -> str:
-    """Short SHA-256 of the source of ``esize`` modules (rules rerun when it changes)."""
-    here = Path(__file__).parent
+def code_hash() -> str:
+    """Short SHA-256 of every source file of ``esize`` and ``esize_study``.
+
+    Rules pass it as a param, so Snakemake reruns them when any code they may import
+    changes; hashing whole packages, not hand-kept module lists, cannot miss one.
+    """
+    import esize
+
     h = hashlib.sha256()
-    for m in sorted(set(modules)):
-        h.update(m.encode())
-        h.update((here / f"{m}.py").read_bytes())
+    for root in (Path(esize.__file__).parent, Path(__file__).parent):
+        for f in sorted(root.rglob("*.py")):
+            h.update(f.relative_to(root.parent).as_posix().encode())
+            h.update(f.read_bytes())
     return h.hexdigest()[:16]
 
 

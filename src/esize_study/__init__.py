@@ -1,0 +1,1 @@
+"""The reproduction study of Kalibera & Jones (the paper's evaluation), apart from the library."""
