@@ -31,7 +31,9 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 
 bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_startup.py
 	$(BIN)/python benchmarks/bench_bootstrap.py
+	$(BIN)/python benchmarks/bench_compare.py
 
 clean-venv:
 	rm -rf $(VENV)

@@ -85,7 +85,8 @@ def test_ratio_interval_and_percentiles():
     rng = np.random.default_rng(3)
     old = rng.normal(10.0, 0.5, size=(20, 5, 8))
     new = rng.normal(9.0, 0.5, size=(20, 5, 8))
-    ci, ratios = ez.bootstrap_ratio_ci(old, new, n_resamples=2000, rng=1, return_ratios=True)
+    ci = ez.bootstrap_ratio_ci(old, new, n_resamples=2000, rng=1)
+    ratios = ci.bootstrap_distribution
     assert ci.lower < new.mean() / old.mean() < ci.upper
     assert ratios.shape == (2000,)
     s = np.sort(ratios)
@@ -109,3 +110,58 @@ def test_bad_scheme(bad):
 def test_bad_rng_type():
     with pytest.raises(ez.EsizeError):
         ez.resample_means(np.ones((2, 2)), "RR", 5, rng="seed")
+
+
+PV = ("process", "value")
+
+
+def test_suite_and_ratio_share_one_engine():
+    rng = np.random.default_rng(4)
+    a = ez.Design(1 + rng.random((6, 4)), PV)
+    b = ez.Design(1.1 + rng.random((6, 4)), PV)
+    ticks = []
+    ci = ez.bootstrap_ratio_ci(a, b, scheme="RN", n_resamples=777, rng=9, progress=ticks.append)
+    assert sum(ticks) == 2 * 777
+    reps = ci.bootstrap_distribution
+    assert isinstance(ci, ez.BootstrapResult) and reps.shape == (777,)
+    assert ci.standard_error == pytest.approx(np.std(reps, ddof=1))
+    one = ez.geometric_mean_ratio_ci([(a, b)], scheme="RN", n_resamples=777, rng=9)
+    assert (one.lower, one.upper) == (ci.lower, ci.upper)
+    np.testing.assert_array_equal(one.intervals[0].bootstrap_distribution, reps)
+    np.testing.assert_array_equal(one.bootstrap_distribution, reps)
+    two = ez.geometric_mean_ratio_ci([(a, b), (b, a)], n_resamples=500, rng=9, names=["p", "q"])
+    again = ez.geometric_mean_ratio_ci([(a, b)], n_resamples=500, rng=9, names=["p"])
+    np.testing.assert_array_equal(two.ratios[0], again.ratios[0])  # keyed by name
+    assert two.geometric_mean == pytest.approx(1.0)
+    gm = np.exp(np.log(two.ratios).mean(axis=0))
+    np.testing.assert_allclose(two.bootstrap_distribution, gm, rtol=0, atol=0)
+    assert (two.lower, two.upper) == ez.percentile_interval(gm, 0.05)
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3])
+@pytest.mark.parametrize("batch", [None, 7])
+def test_results_do_not_depend_on_workers_or_batch(workers, batch):
+    rng = np.random.default_rng(5)
+    pairs = [(rng.lognormal(size=(5, 3, 4)), rng.lognormal(size=(4, 3, 4))) for _ in range(3)]
+    ref = ez.geometric_mean_ratio_ci(pairs, n_resamples=300, rng=11, names=list("abc"), workers=1)
+    ticks = []
+    got = ez.geometric_mean_ratio_ci(
+        pairs, n_resamples=300, rng=11, names=list("abc"), workers=workers, batch=batch,
+        progress=ticks.append,
+    )
+    assert sum(ticks) == 2 * 3 * 300
+    np.testing.assert_array_equal(got.ratios, ref.ratios)
+    assert (got.lower, got.upper) == (ref.lower, ref.upper)
+    pair = ez.bootstrap_ratio_ci(*pairs[0], n_resamples=300, rng=3, workers=workers, batch=batch)
+    alone = ez.bootstrap_ratio_ci(*pairs[0], n_resamples=300, rng=3, workers=1)
+    np.testing.assert_array_equal(pair.bootstrap_distribution, alone.bootstrap_distribution)
+
+
+def test_bad_workers_and_mismatched_levels():
+    y = np.ones((3, 2))
+    with pytest.raises(ez.EsizeError, match="workers"):
+        ez.bootstrap_ratio_ci(y, y, scheme="RR", rng=1, workers=0)
+    with pytest.raises(ez.EsizeError, match="levels"):
+        ez.bootstrap_ratio_ci(y, np.ones((3, 2, 2)), scheme="RR", rng=1)
+    with pytest.raises(ez.EsizeError, match="schemes"):
+        ez.geometric_mean_ratio_ci([(y, y)], scheme=["R", "R"], rng=1)

@@ -4,11 +4,19 @@ An implementation of T. Kalibera and R. Jones, "Quantifying Performance Changes 
 Effect Size Confidence Intervals": the n-level random-effects model, per-level
 variance estimates, optimal repetition counts, parametric (t / normal, Fieller,
 delta) and hierarchical bootstrap confidence intervals, and threshold decisions.
+
+The functions live in private modules (``esize._design``, ``_estimators``,
+``_intervals``, ``_bootstrap``, ``_planning``, ``_decision``, ``_errors``) and are
+used from here; the readers of harness result files are in :mod:`esize.readers`,
+the command line in :mod:`esize.cli`. Importing ``esize`` loads numpy only.
 """
 
 from ._bootstrap import (
+    BootstrapResult,
+    SuiteInterval,
     bootstrap_mean_ci,
     bootstrap_ratio_ci,
+    geometric_mean_ratio_ci,
     means_from_indices,
     parse_scheme,
     percentile_interval,
@@ -25,7 +33,6 @@ from ._estimators import (
     t2,
     variance_components,
 )
-from .readers import Benchmark, UnitInfo, read_benchmarks
 from ._intervals import Interval, critical_value, delta_ci, fieller, fieller_ci, mean_ci
 from ._planning import (
     Dimensioning,
@@ -37,48 +44,52 @@ from ._planning import (
     plan_from_design,
     plan_from_variances,
 )
-from ._suite import SuiteInterval, geometric_mean_ratio_ci
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Benchmark",
+    # data
     "Design",
-    "DesignError",
-    "Dimensioning",
-    "EsizeError",
-    "EsizeWarning",
-    "InputError",
-    "Interval",
-    "Plan",
-    "SuiteInterval",
-    "UnitInfo",
-    "VarianceComponents",
-    "bootstrap_mean_ci",
-    "bootstrap_ratio_ci",
-    "critical_value",
-    "delta_ci",
-    "describe",
-    "dimension",
-    "dimension_for_plan",
-    "experiment_cost",
-    "fieller",
-    "fieller_ci",
     "from_tidy",
-    "geometric_mean_ratio_ci",
-    "mean_ci",
-    "means_from_indices",
-    "mean_variance",
-    "model_mean_variance",
-    "optimal_counts",
-    "parse_scheme",
-    "percentile_interval",
-    "plan_from_design",
-    "plan_from_variances",
-    "read_benchmarks",
-    "resample_means",
+    # variance components (Section "Estimating Unknown Variances")
+    "VarianceComponents",
+    "variance_components",
     "s2",
     "t2",
-    "variance_components",
+    "mean_variance",
+    "model_mean_variance",
+    # parametric intervals
+    "Interval",
+    "critical_value",
+    "mean_ci",
+    "fieller",
+    "fieller_ci",
+    "delta_ci",
+    # bootstrap
+    "BootstrapResult",
+    "SuiteInterval",
+    "parse_scheme",
+    "resample_means",
+    "bootstrap_mean_ci",
+    "bootstrap_ratio_ci",
+    "geometric_mean_ratio_ci",
+    "percentile_interval",
+    "means_from_indices",
+    # planning (Sections "Experiment Planning", "Dimensioning the Experiments")
+    "Plan",
+    "Dimensioning",
+    "optimal_counts",
+    "plan_from_design",
+    "plan_from_variances",
+    "experiment_cost",
+    "dimension",
+    "dimension_for_plan",
+    # decisions
     "verdict",
+    "describe",
+    # errors and notes
+    "EsizeError",
+    "DesignError",
+    "InputError",
+    "EsizeWarning",
 ]

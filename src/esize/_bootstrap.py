@@ -1,12 +1,15 @@
 r"""Fast hierarchical bootstrap for balanced designs of any depth.
 
+Implements the bootstrap intervals of the paper's Sections "Confidence Interval
+for the Mean of One System" and "Confidence Interval for Ratio of Means" (with their
+pseudo-code figures), and the geometric mean of a whole suite of ratios.
+
 A *scheme* says, level by level from the top, whether units are drawn with
 replacement (``R``) or kept intact (``N``): ``"RRR"`` is the paper's default for
 three levels, ``"RRN"`` and ``"RNN"`` keep the lower levels intact, and ``"FLAT"``
-pools every measurement and resamples the pool. The semantics are those of the
-paper's pseudo-code (Figures ``fBootOneAlgo`` and ``fBootRatio``): at every ``R``
-level, each chosen unit receives as many children as it has, drawn with replacement
-from its own children.
+pools every measurement and resamples the pool. At every ``R`` level, each chosen
+unit receives as many children as it has, drawn with replacement from its own
+children, as in the paper's pseudo-code.
 
 Implementation
 --------------
@@ -16,16 +19,33 @@ slots with uniform random offsets, an ``N`` level into the ``n_L`` children in o
 Levels below the lowest ``R`` level are never expanded: their unit means are
 precomputed once, so ``RNN`` costs ``n_top`` draws per replicate.
 
-Random numbers: each resampled level (and each system) has its own stream, a
+One engine serves every public function: the replicate means of one system
+(:func:`resample_means`), the ratio of two (:func:`bootstrap_ratio_ci`) and the
+geometric mean of many ratios (:func:`geometric_mean_ratio_ci`). Each system of
+each benchmark is an independent task with its own random streams, so tasks run
+on a thread pool (numpy releases the GIL while it draws, gathers and sums) and
+the result is the same for any number of workers.
+
+Random numbers: each resampled level of each system has its own stream, a
 ``PCG64`` generator spawned from a seed drawn once from ``rng``. Indices are exactly
 uniform ``Generator.integers`` draws; a stream is consumed in replicate-major order
 (32-bit draws are buffered in the bit generator's own state), so the replicate means
-do not depend on ``batch``.
+depend neither on ``batch`` nor on ``workers``.
+
+References
+----------
+A. C. Davison and D. V. Hinkley, *Bootstrap Methods and their Application*,
+Cambridge University Press, 1997 (percentile intervals, hierarchical resampling).
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
+import os
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -34,12 +54,16 @@ from ._errors import EsizeError
 from ._intervals import Interval, _check_alpha
 
 __all__ = [
+    "BootstrapResult",
+    "SuiteInterval",
     "parse_scheme",
     "resample_means",
     "bootstrap_mean_ci",
     "bootstrap_ratio_ci",
+    "geometric_mean_ratio_ci",
     "percentile_interval",
     "spawn_streams",
+    "benchmark_seed",
     "means_from_indices",
 ]
 
@@ -47,7 +71,86 @@ __all__ = [
 #: 2**18 keeps the working set (draws, indices, gathered values) in cache.
 DEFAULT_SLOTS_PER_STEP = 1 << 18
 
+#: A progress callback: called with the number of system-replicates just completed.
+Progress = Callable[[int], None]
 
+
+# -- results ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class BootstrapResult(Interval):
+    """A percentile bootstrap interval together with its replicate distribution.
+
+    The interval fields are those of :class:`~esize.Interval`; like
+    :class:`scipy.stats.BootstrapResult`, the result also keeps the replicates.
+
+    Attributes
+    ----------
+    bootstrap_distribution : ndarray of shape (n_resamples,)
+        The replicate statistics (means of one system, or ratios new/old).
+    """
+
+    bootstrap_distribution: np.ndarray | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def standard_error(self) -> float:
+        """Standard deviation of the bootstrap distribution (ddof = 1)."""
+        return float(np.std(self.bootstrap_distribution, ddof=1))
+
+
+@dataclass(frozen=True)
+class SuiteInterval:
+    """Geometric mean of a suite's ratios with its bootstrap interval.
+
+    Attributes
+    ----------
+    geometric_mean : float
+        Geometric mean of the per-benchmark ratios new/old (inverted where
+        ``inverted`` says so).
+    lower, upper : float
+        Percentile bootstrap limits.
+    alpha : float
+        One minus the confidence level.
+    resamples : int
+        Number of bootstrap replicates.
+    intervals : tuple of BootstrapResult
+        Each benchmark's own percentile interval for new/old (never inverted), from
+        the same replicates, which it keeps as its ``bootstrap_distribution``.
+    inverted : tuple of bool
+        Benchmarks whose ratio entered the geometric mean as old/new.
+    bootstrap_distribution : ndarray of shape (resamples,)
+        Replicates of the geometric mean.
+    """
+
+    geometric_mean: float
+    lower: float
+    upper: float
+    alpha: float
+    resamples: int
+    intervals: tuple
+    inverted: tuple
+    bootstrap_distribution: np.ndarray = field(repr=False, compare=False)
+
+    @property
+    def bounded(self) -> bool:
+        return bool(math.isfinite(self.lower) and math.isfinite(self.upper))
+
+    @property
+    def ratios(self) -> np.ndarray:
+        """Replicate ratios new/old, one row per benchmark (never inverted)."""
+        return np.stack([iv.bootstrap_distribution for iv in self.intervals])
+
+    def as_dict(self) -> dict:
+        """JSON-ready summary (without the replicates)."""
+        return {
+            "geometric_mean": self.geometric_mean,
+            "lower": self.lower,
+            "upper": self.upper,
+            "alpha": self.alpha,
+            "resamples": self.resamples,
+        }
+
+
+# -- arguments --------------------------------------------------------------------------
 def parse_scheme(scheme: str, n_levels: int) -> str:
     """Validate a resampling scheme and return it upper-cased.
 
@@ -71,6 +174,13 @@ def _as_array(data) -> np.ndarray:
     return y
 
 
+def _n_resamples(n) -> int:
+    n = int(n)
+    if n < 1:
+        raise EsizeError(f"n_resamples must be positive, got {n}")
+    return n
+
+
 def _seed_sequence(rng) -> np.random.SeedSequence:
     if isinstance(rng, np.random.SeedSequence):
         return rng
@@ -88,6 +198,25 @@ def spawn_streams(rng, k: int) -> list[np.random.Generator]:
     return [np.random.Generator(np.random.PCG64(s)) for s in _seed_sequence(rng).spawn(k)]
 
 
+def benchmark_seed(rng, name: str) -> np.random.SeedSequence:
+    """The seed sequence of benchmark ``name`` under the suite seed ``rng``.
+
+    A child of ``rng`` whose spawn key is derived from a hash of the name, so the
+    same benchmark gets the same random numbers whatever else is compared with it.
+
+    Parameters
+    ----------
+    rng : int, SeedSequence or numpy.random.Generator
+        The suite's seed (a Generator is advanced by one draw).
+    name : str
+        The benchmark's name.
+    """
+    base = _seed_sequence(rng)
+    key = int.from_bytes(hashlib.sha256(str(name).encode("utf-8")).digest()[:4], "little")
+    return np.random.SeedSequence(base.entropy, spawn_key=(*base.spawn_key, key))
+
+
+# -- the engine -------------------------------------------------------------------------
 def _depth(scheme: str):
     """Axis of the lowest resampled level (``-1`` if none, ``None`` for FLAT)."""
     if scheme == "FLAT":
@@ -119,6 +248,82 @@ def _block_means(y, scheme, depth, leaves, draw, b, itype) -> np.ndarray:
             child = idx[:, :, None] * itype(n) + np.arange(n, dtype=itype)
         idx = child.reshape(b, slots * n)
     return leaves[idx].sum(axis=1) / idx.shape[1]
+
+
+def _slots_per_replicate(shape, scheme, depth) -> int:
+    if scheme == "FLAT":
+        return int(np.prod(shape))
+    return int(np.prod(shape[: depth + 1]))
+
+
+def _system_means(y, scheme, seed, n_resamples, batch, progress) -> np.ndarray:
+    """Replicate means of one system: the one task every public function runs.
+
+    ``seed`` (anything :func:`spawn_streams` accepts) gives one stream per level
+    (one for FLAT), consumed in replicate order; ``progress(b)`` is called after
+    every step of ``b`` replicates.
+    """
+    depth = _depth(scheme)
+    streams = spawn_streams(seed, 1 if scheme == "FLAT" else y.ndim)
+    if scheme != "FLAT" and depth < 0:  # all levels kept intact: no randomness
+        if progress is not None:
+            progress(n_resamples)
+        return np.full(n_resamples, float(y.mean()))
+    leaves = y.ravel().astype(np.float64) if scheme == "FLAT" else _leaf_values(y, depth)
+    slots = _slots_per_replicate(y.shape, scheme, depth)
+    itype = np.int32 if leaves.size < 2**31 else np.int64
+    if batch is None:
+        batch = max(1, DEFAULT_SLOTS_PER_STEP // slots)
+    batch = int(batch)
+    if batch < 1:
+        raise EsizeError(f"batch must be positive, got {batch}")
+
+    def draw(level, shape, n):
+        return streams[level].integers(0, n, size=shape, dtype=itype)
+
+    out = np.empty(n_resamples)
+    for start in range(0, n_resamples, batch):
+        b = min(batch, n_resamples - start)
+        out[start : start + b] = _block_means(y, scheme, depth, leaves, draw, b, itype)
+        if progress is not None:
+            progress(b)
+    return out
+
+
+def _workers(workers: int | None, tasks: int) -> int:
+    if workers is None:
+        workers = os.cpu_count() or 1
+    workers = int(workers)
+    if workers < 1:
+        raise EsizeError(f"workers must be positive, got {workers}")
+    return max(1, min(workers, tasks))
+
+
+def _run_systems(tasks, n_resamples, batch, progress, workers) -> list[np.ndarray]:
+    """Replicate means of every ``(y, scheme, seed)`` task, on a thread pool.
+
+    Tasks are independent (each has its own streams), so the results do not depend
+    on the number of workers or on the order in which the tasks finish.
+    """
+    if progress is not None:
+        lock = threading.Lock()
+        report = progress
+
+        def progress(n: int) -> None:  # the caller's callback, one thread at a time
+            with lock:
+                report(n)
+
+    def one(task):
+        y, scheme, seed = task
+        return _system_means(y, scheme, seed, n_resamples, batch, progress)
+
+    n = _workers(workers, len(tasks))
+    if n == 1:
+        return [one(t) for t in tasks]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=n, thread_name_prefix="esize-bootstrap") as pool:
+        return list(pool.map(one, tasks))
 
 
 def means_from_indices(data, scheme: str, indices) -> np.ndarray:
@@ -157,12 +362,7 @@ def means_from_indices(data, scheme: str, indices) -> np.ndarray:
     return _block_means(y, scheme, depth, leaves, draw, b, np.int64)
 
 
-def _slots_per_replicate(shape, scheme, depth) -> int:
-    if scheme == "FLAT":
-        return int(np.prod(shape))
-    return int(np.prod(shape[: depth + 1]))
-
-
+# -- public functions ---------------------------------------------------------------------
 def resample_means(
     data,
     scheme: str = "RRR",
@@ -170,6 +370,7 @@ def resample_means(
     *,
     rng,
     batch: int | None = None,
+    progress: Progress | None = None,
 ) -> np.ndarray:
     """Grand means of ``n_resamples`` hierarchical bootstrap replicates.
 
@@ -186,6 +387,8 @@ def resample_means(
     batch : int, optional
         Replicates per vectorised step (bounds memory; does not change the result).
         By default about 2**18 index slots per step.
+    progress : callable, optional
+        Called with the number of replicates completed after every step.
 
     Returns
     -------
@@ -193,37 +396,7 @@ def resample_means(
     """
     y = _as_array(data)
     scheme = parse_scheme(scheme, y.ndim)
-    n_resamples = int(n_resamples)
-    if n_resamples < 1:
-        raise EsizeError(f"n_resamples must be positive, got {n_resamples}")
-    depth = _depth(scheme)
-    streams = spawn_streams(rng, 1 if scheme == "FLAT" else y.ndim)
-    return _resample_with_streams(y, scheme, depth, streams, n_resamples, batch)
-
-
-def _resample_with_streams(y, scheme, depth, streams, n_resamples, batch):
-    if scheme != "FLAT" and depth < 0:  # all levels kept intact: no randomness
-        return np.full(n_resamples, float(y.mean()))
-    if scheme == "FLAT":
-        leaves = y.ravel().astype(np.float64)
-    else:
-        leaves = _leaf_values(y, depth)
-    slots = _slots_per_replicate(y.shape, scheme, depth)
-    itype = np.int32 if leaves.size < 2**31 else np.int64
-    if batch is None:
-        batch = max(1, DEFAULT_SLOTS_PER_STEP // slots)
-    batch = int(batch)
-    if batch < 1:
-        raise EsizeError(f"batch must be positive, got {batch}")
-
-    def draw(level, shape, n):
-        return streams[level].integers(0, n, size=shape, dtype=itype)
-
-    out = np.empty(n_resamples)
-    for start in range(0, n_resamples, batch):
-        b = min(batch, n_resamples - start)
-        out[start : start + b] = _block_means(y, scheme, depth, leaves, draw, b, itype)
-    return out
+    return _system_means(y, scheme, rng, _n_resamples(n_resamples), batch, progress)
 
 
 def percentile_interval(values, alpha: float) -> tuple[float, float]:
@@ -237,6 +410,15 @@ def percentile_interval(values, alpha: float) -> tuple[float, float]:
     return float(lo), float(hi)
 
 
+def _result(estimate, replicates, alpha, scheme, n_resamples) -> BootstrapResult:
+    lo, hi = percentile_interval(replicates, alpha)
+    ok = bool(math.isfinite(lo) and math.isfinite(hi))
+    return BootstrapResult(
+        float(estimate), lo, hi, alpha, f"bootstrap-{scheme}", ok,
+        extra={"resamples": int(n_resamples)}, bootstrap_distribution=replicates,
+    )
+
+
 def bootstrap_mean_ci(
     data,
     *,
@@ -245,15 +427,30 @@ def bootstrap_mean_ci(
     alpha: float = 0.05,
     rng,
     batch: int | None = None,
-) -> Interval:
-    """Percentile bootstrap confidence interval for the mean of one system."""
+    progress: Progress | None = None,
+) -> BootstrapResult:
+    """Percentile bootstrap confidence interval for the mean of one system.
+
+    Returns
+    -------
+    BootstrapResult
+        The interval, with the replicate means as ``bootstrap_distribution``.
+    """
     y = _as_array(data)
-    means = resample_means(y, scheme, n_resamples, rng=rng, batch=batch)
-    lo, hi = percentile_interval(means, alpha)
-    return Interval(
-        float(y.mean()), lo, hi, alpha, f"bootstrap-{parse_scheme(scheme, y.ndim)}",
-        extra={"resamples": int(n_resamples)},
-    )
+    alpha = _check_alpha(alpha)
+    scheme = parse_scheme(scheme, y.ndim)
+    n = _n_resamples(n_resamples)
+    means = _system_means(y, scheme, rng, n, batch, progress)
+    return _result(y.mean(), means, alpha, scheme, n)
+
+
+def _pair_tasks(yo, yn, scheme, seed):
+    if yo.ndim != yn.ndim:
+        raise EsizeError(
+            f"the two systems have {yo.ndim} and {yn.ndim} levels; they must agree"
+        )
+    ss_old, ss_new = _seed_sequence(seed).spawn(2)
+    return [(yo, scheme, ss_old), (yn, scheme, ss_new)]
 
 
 def bootstrap_ratio_ci(
@@ -265,32 +462,153 @@ def bootstrap_ratio_ci(
     alpha: float = 0.05,
     rng,
     batch: int | None = None,
-    return_ratios: bool = False,
-):
+    progress: Progress | None = None,
+    workers: int | None = None,
+) -> BootstrapResult:
     """Percentile bootstrap confidence interval for the ratio of means new/old.
 
     Each replicate resamples both systems independently (with the same scheme) and
-    takes the ratio of their means (Figure ``fBootRatio``). The systems may differ in
-    their repetition counts but must have the same number of levels.
+    takes the ratio of their means, as in the paper's bootstrap for the ratio of
+    two systems. The systems may differ in their repetition counts but must have
+    the same number of levels.
+
+    Parameters
+    ----------
+    old, new : Design or array_like
+    scheme, n_resamples, alpha, rng, batch
+        As in :func:`resample_means`.
+    progress : callable, optional
+        Called with the number of system-replicates just completed (the total is
+        ``2 * n_resamples``), possibly from worker threads, never concurrently.
+    workers : int, optional
+        Threads (default: the number of CPUs, at most 2 here); does not change
+        the result.
 
     Returns
     -------
-    Interval, or (Interval, ndarray) if ``return_ratios``
+    BootstrapResult
+        The interval, with the replicate ratios as ``bootstrap_distribution``.
     """
     yo, yn = _as_array(old), _as_array(new)
-    if yo.ndim != yn.ndim:
-        raise EsizeError(
-            f"the two systems have {yo.ndim} and {yn.ndim} levels; they must agree"
-        )
+    alpha = _check_alpha(alpha)
     scheme = parse_scheme(scheme, yo.ndim)
-    ss_old, ss_new = _seed_sequence(rng).spawn(2)
-    m_old = resample_means(yo, scheme, n_resamples, rng=ss_old, batch=batch)
-    m_new = resample_means(yn, scheme, n_resamples, rng=ss_new, batch=batch)
-    ratios = m_new / m_old
-    lo, hi = percentile_interval(ratios, alpha)
-    est = float(yn.mean() / yo.mean())
-    ok = bool(math.isfinite(lo) and math.isfinite(hi))
-    ci = Interval(
-        est, lo, hi, alpha, f"bootstrap-{scheme}", ok, extra={"resamples": int(n_resamples)}
-    )
-    return (ci, ratios) if return_ratios else ci
+    n = _n_resamples(n_resamples)
+    m_old, m_new = _run_systems(_pair_tasks(yo, yn, scheme, rng), n, batch, progress, workers)
+    return _result(yn.mean() / yo.mean(), m_new / m_old, alpha, scheme, n)
+
+
+def geometric_mean_ratio_ci(
+    pairs: Sequence,
+    *,
+    scheme: str | Sequence[str] | None = None,
+    n_resamples: int = 10_000,
+    alpha: float = 0.05,
+    rng,
+    names: Sequence[str] | None = None,
+    invert: Sequence[bool] | None = None,
+    batch: int | None = None,
+    progress: Progress | None = None,
+    workers: int | None = None,
+) -> SuiteInterval:
+    r"""Geometric mean of several benchmarks' ratios new/old, with a bootstrap CI.
+
+    Every benchmark ``k`` of a suite has its own ratio of means
+    :math:`r_k = \bar Y^{new}_k / \bar Y^{old}_k`; the suite's summary is
+
+    .. math:: G = \Bigl(\prod_{k=1}^{K} r_k\Bigr)^{1/K}.
+
+    In replicate ``i`` every benchmark is resampled on its own (both systems, as in
+    :func:`bootstrap_ratio_ci`), giving :math:`r_k^{(i)}`, and :math:`G^{(i)}` is the
+    geometric mean of the :math:`r_k^{(i)}` with the same index; the interval is
+    the percentile interval of the :math:`G^{(i)}`. The benchmarks are
+    independent, so pairing replicates by index is as good as any other pairing.
+
+    Parameters
+    ----------
+    pairs : sequence of (old, new)
+        One pair of designs (or arrays) per benchmark.
+    scheme : str, sequence of str, or None
+        Resampling scheme for every benchmark, one per benchmark, or None for
+        ``"R"`` at every level of each.
+    n_resamples : int
+        Bootstrap replicates.
+    alpha : float
+        One minus the confidence level.
+    rng : int, SeedSequence or numpy.random.Generator
+        The suite's seed (keyword-only).
+    names : sequence of str, optional
+        Benchmark names. With names, benchmark ``k`` draws from
+        ``benchmark_seed(rng, names[k])``, so its own interval does not change when
+        other benchmarks are added or left out; without, from the ``k``-th child of
+        ``rng`` -- except that a single unnamed pair draws from ``rng`` itself, so
+        that it reproduces :func:`bootstrap_ratio_ci` exactly.
+    invert : sequence of bool, optional
+        Benchmarks whose ratio enters the geometric mean as old/new (to put rates,
+        where higher is better, in the same direction as times).
+    batch : int, optional
+        Replicates per vectorised step (does not change the result).
+    progress : callable, optional
+        Called with the number of system-replicates just completed; the total is
+        ``2 * len(pairs) * n_resamples``.
+    workers : int, optional
+        Threads (default: the number of CPUs); does not change the result.
+
+    Returns
+    -------
+    SuiteInterval
+    """
+    pairs = list(pairs)
+    if not pairs:
+        raise EsizeError("a suite needs at least one benchmark")
+    alpha = _check_alpha(alpha)
+    n = _n_resamples(n_resamples)
+    k = len(pairs)
+    schemes = _per_benchmark(scheme, k, "schemes")
+    inv = [bool(x) for x in _per_benchmark(invert, k, "invert flags", default=False)]
+    seeds = _suite_seeds(rng, k, names)
+
+    arrays, tasks = [], []
+    for (old, new), s, ss in zip(pairs, schemes, seeds):
+        yo, yn = _as_array(old), _as_array(new)
+        sch = parse_scheme("R" * yo.ndim if s is None else s, yo.ndim)
+        arrays.append((yo, yn, sch))
+        tasks += _pair_tasks(yo, yn, sch, ss)
+    means = _run_systems(tasks, n, batch, progress, workers)
+
+    intervals, estimates = [], []
+    for j, (yo, yn, sch) in enumerate(arrays):
+        iv = _result(yn.mean() / yo.mean(), means[2 * j + 1] / means[2 * j], alpha, sch, n)
+        intervals.append(iv)
+        estimates.append(1.0 / iv.estimate if inv[j] else iv.estimate)
+    ratios = np.stack([iv.bootstrap_distribution for iv in intervals])
+    if np.any(ratios <= 0) or np.any(np.array(estimates) <= 0):
+        raise EsizeError("the geometric mean needs positive ratios (positive measurements)")
+    logs = np.log(ratios)
+    logs[np.array(inv, dtype=bool)] *= -1.0
+    gm_reps = np.exp(logs.mean(axis=0))
+    lo, hi = percentile_interval(gm_reps, alpha)
+    gm = float(np.exp(np.mean(np.log(estimates))))
+    return SuiteInterval(gm, lo, hi, alpha, n, tuple(intervals), tuple(inv), gm_reps)
+
+
+def _per_benchmark(value, k: int, what: str, default=None) -> list:
+    if value is None or isinstance(value, str):
+        return [default if value is None else value] * k
+    out = list(value)
+    if len(out) != k:
+        raise EsizeError(f"{len(out)} {what} for {k} benchmarks")
+    return out
+
+
+def _suite_seeds(rng, k: int, names) -> list:
+    if names is not None:
+        names = [str(n) for n in names]
+        if len(names) != k:
+            raise EsizeError(f"{len(names)} names for {k} benchmarks")
+        if len(set(names)) != k:
+            raise EsizeError("benchmark names must be unique")
+        base = _seed_sequence(rng)
+        return [benchmark_seed(base, n) for n in names]
+    if k == 1:
+        return [rng]
+    return _seed_sequence(rng).spawn(k)

@@ -127,7 +127,7 @@ class Design:
         one group: ``(..., n_i, n_{i-1}, ...)`` becomes ``(..., n_i * n_{i-1}, ...)``.
         The merged level keeps the lower level's name. This is what the paper does
         when it drops a level whose unbiased variance estimate :math:`T_i^2 \\le 0`
-        (Section ``sDirty``, Table ``tWE2Data``).
+        (Section "For Practitioners: The New Method without Statistics", Table ``tWE2Data``).
         """
         i = self.level_index(level)
         if i == self.n_levels - 1:

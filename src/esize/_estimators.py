@@ -1,6 +1,6 @@
 r"""Variance estimators of the n-level random-effects model.
 
-Notation follows the paper (Section ``sVarEst``): level 1 is the lowest
+Notation follows the paper (Section "Estimating Unknown Variances"): level 1 is the lowest
 (measurements), level :math:`n+1` the highest; :math:`n_i` is the repetition count
 at level :math:`i`. Arrays returned here are ordered like :class:`~esize.Design`
 axes, **highest level first**.
@@ -22,7 +22,8 @@ unbiased estimators :math:`T_1^2 = S_1^2` and
 References
 ----------
 T. Kalibera and R. Jones, "Quantifying Performance Changes with Effect Size
-Confidence Intervals", Sections ``sDirty`` and ``sVarEst``.
+Confidence Intervals", Sections "For Practitioners: The New Method without
+Statistics" and "Estimating Unknown Variances".
 """
 
 from __future__ import annotations
@@ -165,7 +166,7 @@ def mean_variance(data) -> float:
     r"""Estimated variance of the grand mean, :math:`S_{n+1}^2 / n_{n+1}`.
 
     This is an unbiased estimator of :func:`model_mean_variance` (Section
-    ``sAsymIntOneSystem``). Only the top level needs two or more units.
+    "Confidence Interval for the Mean of One System"). Only the top level needs two or more units.
     """
     y = _as_array(data)
     if y.shape[0] < 2:
@@ -177,7 +178,7 @@ def mean_variance(data) -> float:
 
 
 def model_mean_variance(sigma2, counts) -> float:
-    r"""Variance of the grand mean under the model (equation ``eMeanNormality``).
+    r"""Variance of the grand mean under the model (Section "Statistical Model for a Hierarchy of Random Effects").
 
     .. math::
 

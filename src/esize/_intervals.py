@@ -1,8 +1,9 @@
 r"""Parametric confidence intervals: the mean of one system, the ratio of two.
 
-The mean interval is equation ``eOSInterval`` of the paper; the ratio interval is
-Fieller's (Lemma ``lfieller``, equation ``efi``) for independent systems, with the
-delta method as a second parametric route.
+The mean interval is the asymptotic interval of the paper's Section "Confidence
+Interval for the Mean of One System"; the ratio interval is Fieller's, from Section
+"Confidence Interval for Ratio of Means", for independent systems, with the delta
+method as a second parametric route.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import stats
 
 from ._design import Design
 from ._errors import EsizeError
@@ -92,14 +92,18 @@ def critical_value(alpha: float, df: float | None = None) -> float:
     r"""Two-sided critical value :math:`q_{1-\alpha/2}`.
 
     Student's t with ``df`` degrees of freedom, or the standard normal when ``df``
-    is ``None``.
+    is ``None``. The quantiles come from :func:`scipy.special.stdtrit` and
+    :func:`scipy.special.ndtri` (the functions behind ``scipy.stats.t.ppf`` and
+    ``scipy.stats.norm.ppf``, without importing all of ``scipy.stats``).
     """
+    from scipy.special import ndtri, stdtrit  # here, so that `import esize` stays light
+
     alpha = _check_alpha(alpha)
     if df is None:
-        return float(stats.norm.ppf(1.0 - alpha / 2.0))
+        return float(ndtri(1.0 - alpha / 2.0))
     if df < 1:
         raise EsizeError(f"the t quantile needs at least 1 degree of freedom, got {df}")
-    return float(stats.t.ppf(1.0 - alpha / 2.0, df))
+    return float(stdtrit(df, 1.0 - alpha / 2.0))
 
 
 def _quantile(alpha: float, n_top: int, normal: bool) -> float:
@@ -107,7 +111,7 @@ def _quantile(alpha: float, n_top: int, normal: bool) -> float:
 
 
 def mean_ci(data, *, alpha: float = 0.05, normal: bool = False) -> Interval:
-    r"""Confidence interval for the mean of one system (equation ``eOSInterval``).
+    r"""Confidence interval for the mean of one system (asymptotic interval).
 
     .. math::
 
@@ -203,7 +207,7 @@ def _pair_stats(old, new):
 
 
 def fieller_ci(old, new, *, alpha: float = 0.05, normal: bool = False) -> Interval:
-    r"""Fieller's confidence interval for the ratio new/old (equation ``efi``).
+    r"""Fieller's confidence interval for the ratio new/old (Fieller's theorem).
 
     The systems are independent (:math:`v_{xy}=0`); the variance of each mean is
     :math:`S_{n+1}^2/n_{n+1}` and the quantile is Student's t with

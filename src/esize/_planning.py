@@ -1,6 +1,6 @@
 r"""Experiment planning: optimal repetition counts, cost, and dimensioning.
 
-Costs follow the paper's cost model (equation ``ecost``) and are counted in
+Costs follow the cost model of the paper's Section "Experiment Planning" and are counted in
 lowest-level measurements. Here each cost is attached to the level whose new unit it
 pays for, highest level first: for ``("binary", "execution", "measurement")`` the
 costs are ``(build, warm-up)`` — the paper's :math:`(c_2, c_1)`.
@@ -9,8 +9,8 @@ costs are ``(build, warm-up)`` — the paper's :math:`(c_2, c_1)`.
 
     c = (c_n + \dots (c_2 + (c_1 + n_1) n_2) n_3 \dots) n_{n+1}
 
-Minimising the variance of the grand mean (equation ``eMeanNormality``) for a given
-cost gives (equation ``eopt``)
+Minimising the variance of the grand mean for a given cost gives (Section
+"Derivation of the Optimalisation Formula")
 
 .. math::
 
@@ -58,7 +58,7 @@ def _costs_array(costs, n_levels: int) -> np.ndarray:
 
 
 def optimal_counts(t2, costs) -> np.ndarray:
-    """Optimal repetition counts (equation ``eopt``, rounded up) for all but the top level.
+    """Optimal repetition counts (rounded up) for all but the top level.
 
     Parameters
     ----------
@@ -95,7 +95,7 @@ def optimal_counts(t2, costs) -> np.ndarray:
 
 
 def experiment_cost(counts, costs) -> float:
-    """Total cost (equation ``ecost``) in measurements.
+    """Total cost of an experiment in measurements (the paper's cost model).
 
     Parameters
     ----------
@@ -203,7 +203,8 @@ def plan_from_variances(
     dropped lowest first. The lowest level is never dropped.
 
     ``dropped_cost="replace"`` reproduces the paper's convention (worked example of
-    Section ``sDirty`` and Table ``tPrecisions``): once executions are dropped, the
+    Section "For Practitioners: The New Method without Statistics" and Table
+    ``tPrecisions``): once executions are dropped, the
     measurements per binary are optimised against the warm-up cost alone. The
     default ``"fold"`` optimises against the true cost of a new binary, which gives
     the narrower interval for a given budget.
@@ -232,7 +233,8 @@ def plan_from_variances(
 def plan_from_design(design: Design, costs, *, dropped_cost: str = "fold") -> Plan:
     """Plan from data: iteratively merge levels whose :math:`T^2 \\le 0` and re-estimate.
 
-    This is the paper's procedure (Section ``sDirty``): a level with
+    This is the paper's procedure (Section "For Practitioners: The New Method
+    without Statistics"): a level with
     :math:`T_i^2 \\le 0` is merged into the level below
     (:meth:`Design.merge`), the variances are estimated again on the merged data,
     and so on until every remaining :math:`T^2` is positive. Levels are dropped
@@ -263,7 +265,7 @@ def plan_from_design(design: Design, costs, *, dropped_cost: str = "fold") -> Pl
 
 @dataclass(frozen=True)
 class Dimensioning:
-    """Precision reachable within a budget (Section ``sDimensioning``).
+    """Precision reachable within a budget (Section "Dimensioning the Experiments").
 
     Attributes
     ----------
