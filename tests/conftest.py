@@ -1,5 +1,11 @@
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
+
+# helpers shared by the test directories (reference implementations, data builders)
+sys.path.insert(0, str(Path(__file__).parent))
 
 import esize as ez
 

@@ -1,0 +1,42 @@
+"""The one atomic writer: a file is its old self or complete, never half-written."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+
+from esize._atomic import atomic_write, atomic_write_text
+
+
+def test_writes_and_replaces(tmp_path):
+    p = tmp_path / "sub" / "out.json"
+    atomic_write_text(p, "one\n")
+    assert p.read_text() == "one\n"
+    atomic_write(p, b"two\n")
+    assert p.read_bytes() == b"two\n"
+    assert sorted(os.listdir(p.parent)) == ["out.json"]  # no temporary file left
+
+
+def test_mode_follows_umask(tmp_path):
+    old = os.umask(0o022)
+    try:
+        atomic_write_text(tmp_path / "f", "x")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(os.stat(tmp_path / "f").st_mode) == 0o644
+
+
+def test_failure_keeps_the_old_file(tmp_path, monkeypatch):
+    p = tmp_path / "out.txt"
+    p.write_text("old")
+
+    def boom(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", boom)
+    with pytest.raises(OSError, match="disk full"):
+        atomic_write_text(p, "new")
+    assert p.read_text() == "old"
+    assert sorted(os.listdir(tmp_path)) == ["out.txt"]  # the temporary file is removed

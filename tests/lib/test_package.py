@@ -1,0 +1,72 @@
+"""The package's face: what ``import esize`` exports and what it loads."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import warnings
+
+import pytest
+
+import esize as ez
+
+HEAVY = ("scipy.stats", "scipy.special", "pandas", "pyarrow", "matplotlib", "joblib",
+         "snakemake", "tqdm", "esize_study", "esize.cli", "esize.readers")
+
+
+def _loaded_by(statement: str) -> list[str]:
+    code = (f"import sys, json; {statement}; "
+            f"print(json.dumps([m for m in {list(HEAVY)!r} if m in sys.modules]))")
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    return json.loads(out.stdout)
+
+
+def test_import_esize_loads_numpy_only():
+    assert _loaded_by("import esize") == []
+
+
+def test_computing_a_t_interval_loads_scipy_special_not_stats():
+    loaded = _loaded_by("import esize; esize.critical_value(0.05, 3)")
+    assert "scipy.special" in loaded and "scipy.stats" not in loaded
+
+
+def test_all_names_resolve_and_are_public_objects():
+    assert len(ez.__all__) == len(set(ez.__all__))
+    for name in ez.__all__:
+        obj = getattr(ez, name)
+        assert not name.startswith("_")
+        assert getattr(obj, "__module__", "esize").startswith("esize")
+    # the private modules are not part of the public surface
+    assert not any(n.startswith("_") for n in ez.__all__)
+    assert "read_benchmarks" not in ez.__all__  # readers live in esize.readers
+
+
+def test_quantiles_equal_scipy_stats():
+    stats = pytest.importorskip("scipy.stats")
+    for alpha in (0.2, 0.1, 0.05, 0.01, 0.001):
+        assert ez.critical_value(alpha) == stats.norm.ppf(1 - alpha / 2)
+        for df in (1, 2, 3, 7, 29, 99, 12345, 2.5):
+            assert ez.critical_value(alpha, df) == stats.t.ppf(1 - alpha / 2, df)
+
+
+def test_warning_class_is_a_user_warning():
+    assert issubclass(ez.EsizeWarning, UserWarning)
+    assert issubclass(ez.InputError, ez.EsizeError) and issubclass(ez.EsizeError, ValueError)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warnings.warn("dropped 3 values", ez.EsizeWarning, stacklevel=1)
+    assert caught[0].category is ez.EsizeWarning
+
+
+def test_input_error_names_the_source():
+    err = ez.InputError("old.csv", "unbalanced design")
+    assert str(err) == "old.csv: unbalanced design" and err.source == "old.csv"
+
+
+def test_study_is_a_separate_distribution():
+    from importlib import metadata
+
+    files = metadata.files("esize") or []
+    assert not any("esize_study" in str(f) for f in files)
+    assert metadata.version("esize-study")
