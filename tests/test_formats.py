@@ -27,7 +27,7 @@ import esize as ez
 from esize.cli import _main as esize_cli
 from esize.readers._formats import UnitInfo, design_from_ragged, detect_format, read_benchmarks, unit_info
 from esize.cli._progress import ProgressBar
-from esize._suite import benchmark_seed, geometric_mean_ratio_ci, ratio_replicates
+from esize._bootstrap import benchmark_seed
 from harness_data import BUILDERS, gbench_results, hyperfine_results, jmh_results, write_all
 from test_cli import WQE_NEW, WQE_OLD, assert_one_line_error, cli, run_modules, tidy, write_csv
 
@@ -661,26 +661,6 @@ def test_compare_shows_progress_on_terminal_only(harness, capsys, monkeypatch):
     assert shown[-1].done == 2 * 2 * 400 and "bootstrap [" in shown[-1].stream.getvalue()
     assert cli([*args, "--json"], capsys)[0] == 0
     assert shown[-1].stream.getvalue() == ""  # silent in --json mode
-
-
-def test_suite_library_matches_bootstrap_ratio_ci():
-    rng = np.random.default_rng(4)
-    a = ez.Design(1 + rng.random((6, 4)), PV)
-    b = ez.Design(1.1 + rng.random((6, 4)), PV)
-    ci, reps = ez.bootstrap_ratio_ci(a, b, scheme="RN", n_resamples=777, rng=9, return_ratios=True)
-    ticks = []
-    np.testing.assert_array_equal(
-        ratio_replicates(a, b, scheme="RN", n_resamples=777, rng=9, progress=ticks.append), reps
-    )
-    assert sum(ticks) == 2 * 777
-    one = geometric_mean_ratio_ci([(a, b)], scheme="RN", n_resamples=777, rng=9)
-    assert (one.lower, one.upper) == (ci.lower, ci.upper)
-    two = geometric_mean_ratio_ci([(a, b), (b, a)], n_resamples=500, rng=9, names=["p", "q"])
-    again = geometric_mean_ratio_ci([(a, b)], n_resamples=500, rng=9, names=["p"])
-    np.testing.assert_array_equal(two.ratios[0], again.ratios[0])  # keyed by name
-    assert two.geometric_mean == pytest.approx(1.0)
-    gm = np.exp(np.log(two.ratios).mean(axis=0))
-    assert (two.lower, two.upper) == ez.percentile_interval(gm, 0.05)
 
 
 def test_unit_info():

@@ -36,7 +36,7 @@ from .._intervals import fieller_ci, mean_ci
 from .._atomic import atomic_write_text
 from .._planning import dimension_for_plan, experiment_cost, plan_from_design
 from ._progress import ProgressBar
-from .._suite import geometric_mean_ratio_ci
+from .. import geometric_mean_ratio_ci
 
 EXIT_BAD_INPUT = 2
 
