@@ -144,7 +144,7 @@ def test_compare_pyperf_suites_json(capsys):
     assert set(s) >= {"geometric_mean", "lower", "upper", "resamples", "seed"}
     ratios = [new_d[k].mean / old_d[k].mean for k in names]
     assert s["geometric_mean"] == pytest.approx(math.prod(ratios) ** (1 / 3), rel=1e-12)
-    suite = geometric_mean_ratio_ci(
+    suite = ez.geometric_mean_ratio_ci(
         [(old_d[k], new_d[k]) for k in names], n_resamples=2000, rng=7, names=names
     )
     assert (s["lower"], s["upper"]) == (suite.lower, suite.upper)
