@@ -94,16 +94,34 @@ def critical_value(alpha: float, df: float | None = None) -> float:
     Student's t with ``df`` degrees of freedom, or the standard normal when ``df``
     is ``None``. The quantiles come from :func:`scipy.special.stdtrit` and
     :func:`scipy.special.ndtri` (the functions behind ``scipy.stats.t.ppf`` and
-    ``scipy.stats.norm.ppf``, without importing all of ``scipy.stats``).
+    ``scipy.stats.norm.ppf``, without importing all of ``scipy.stats``). For the usual
+    levels (``alpha`` of 0.1, 0.05 or 0.01) and whole ``df`` up to 400 they are read
+    from a table of those same values made once, which spares the import of
+    ``scipy.special`` (see :mod:`esize._qtable`).
     """
+    alpha = _check_alpha(alpha)
+    if df is not None and df < 1:
+        raise EsizeError(f"the t quantile needs at least 1 degree of freedom, got {df}")
+    tabled = _tabled_quantile(alpha, df)
+    if tabled is not None:
+        return tabled
     from scipy.special import ndtri, stdtrit  # here, so that `import esize` stays light
 
-    alpha = _check_alpha(alpha)
     if df is None:
         return float(ndtri(1.0 - alpha / 2.0))
-    if df < 1:
-        raise EsizeError(f"the t quantile needs at least 1 degree of freedom, got {df}")
     return float(stdtrit(df, 1.0 - alpha / 2.0))
+
+
+def _tabled_quantile(alpha: float, df: float | None) -> float | None:
+    from ._qtable import MAX_DF, NORMAL, STUDENT_T
+
+    if alpha not in NORMAL:
+        return None
+    if df is None:
+        return NORMAL[alpha]
+    if float(df).is_integer() and df <= MAX_DF:
+        return STUDENT_T[alpha][int(df) - 1]
+    return None
 
 
 def _quantile(alpha: float, n_top: int, normal: bool) -> float:

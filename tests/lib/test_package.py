@@ -7,6 +7,7 @@ import subprocess
 import sys
 import warnings
 
+import numpy as np
 import pytest
 
 import esize as ez
@@ -26,8 +27,11 @@ def test_import_esize_loads_numpy_only():
     assert _loaded_by("import esize") == []
 
 
-def test_computing_a_t_interval_loads_scipy_special_not_stats():
-    loaded = _loaded_by("import esize; esize.critical_value(0.05, 3)")
+def test_usual_quantiles_load_no_scipy_and_others_load_special_not_stats():
+    assert _loaded_by("import esize; esize.critical_value(0.05, 3); esize.critical_value(0.01)") == []
+    loaded = _loaded_by("import esize; esize.critical_value(0.05, 2.5)")
+    assert "scipy.special" in loaded and "scipy.stats" not in loaded
+    loaded = _loaded_by("import esize; esize.critical_value(0.02, 3)")
     assert "scipy.special" in loaded and "scipy.stats" not in loaded
 
 
@@ -46,8 +50,22 @@ def test_quantiles_equal_scipy_stats():
     stats = pytest.importorskip("scipy.stats")
     for alpha in (0.2, 0.1, 0.05, 0.01, 0.001):
         assert ez.critical_value(alpha) == stats.norm.ppf(1 - alpha / 2)
-        for df in (1, 2, 3, 7, 29, 99, 12345, 2.5):
+        for df in (1, 2, 3, 7, 29, 99, 400, 401, 12345, 2.5):
             assert ez.critical_value(alpha, df) == stats.t.ppf(1 - alpha / 2, df)
+
+
+def test_quantile_table_matches_scipy_special():
+    special = pytest.importorskip("scipy.special")
+    from esize import _qtable
+
+    assert set(_qtable.NORMAL) == set(_qtable.STUDENT_T) == {0.1, 0.05, 0.01}
+    for alpha, row in _qtable.STUDENT_T.items():
+        assert len(row) == _qtable.MAX_DF
+        df = np.arange(1, _qtable.MAX_DF + 1)
+        np.testing.assert_array_max_ulp(np.array(row), special.stdtrit(df, 1 - alpha / 2), maxulp=4)
+        np.testing.assert_array_max_ulp(_qtable.NORMAL[alpha], special.ndtri(1 - alpha / 2), maxulp=4)
+        # the table and scipy are the two routes of critical_value: they meet at the edge
+        assert ez.critical_value(alpha, _qtable.MAX_DF) == pytest.approx(ez.critical_value(alpha, 401.0), rel=1e-4)
 
 
 def test_warning_class_is_a_user_warning():
