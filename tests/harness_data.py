@@ -5,7 +5,8 @@ fields esize reads, plus a few the harnesses always write), with numbers drawn
 from a seeded hierarchical model and rounded, so the tests can rebuild the expected
 designs by hand. ``python tests/harness_data.py DIR`` writes them as
 ``{jmh,gbench,hyperfine}-{old,new}.json``; copies live in ``tests/data/harness``
-and are used by the README's examples (``test_formats.py`` checks they are current).
+and are used by the README's examples (``tests/readers/test_readers_common.py``
+checks they are current).
 """
 
 from __future__ import annotations

@@ -11,8 +11,6 @@ those hand-built designs.
 
 from __future__ import annotations
 
-import copy
-import gzip
 import importlib.resources
 import io
 import json
@@ -25,10 +23,10 @@ import pytest
 
 import esize as ez
 from esize.cli import _main as esize_cli
-from esize.readers._formats import UnitInfo, design_from_ragged, detect_format, read_benchmarks, unit_info
+from esize.readers import read_benchmarks
 from esize.cli._progress import ProgressBar
 from esize._bootstrap import benchmark_seed
-from harness_data import BUILDERS, gbench_results, hyperfine_results, jmh_results, write_all
+from harness_data import gbench_results, hyperfine_results, jmh_results, write_all
 from test_cli import WQE_NEW, WQE_OLD, assert_one_line_error, cli, run_modules, tidy, write_csv
 
 try:  # in the test extra; without it only the pyperf tests are skipped
@@ -37,7 +35,6 @@ except ImportError:  # pragma: no cover
     pyperf = None
 
 needs_pyperf = pytest.mark.skipif(pyperf is None, reason="pyperf (test extra) is not installed")
-HARNESS_DIR = Path(__file__).parent / "data" / "harness"
 PV = ("process", "value")
 FI = ("fork", "iteration")
 
@@ -75,46 +72,6 @@ def harness(tmp_path_factory):
 
 
 # == pyperf: real files ================================================================
-@needs_pyperf
-def test_pyperf_telco_matches_pyperf_loader():
-    path = pyperf_file("telco.json")
-    assert detect_format(path) == "pyperf"
-    got = read_benchmarks(path)
-    want = pyperf_designs(path)
-    assert list(got) == ["telco"] == list(want)
-    design, unit = got["telco"]
-    assert design.levels == PV
-    assert design.shape == (40, 3)  # the calibration run (warm-ups only) is skipped
-    np.testing.assert_array_equal(design.data, want["telco"].data)
-    assert unit == UnitInfo("second", True, "time", 1.0)
-    bench = pyperf.Benchmark.load(str(path))
-    assert design.mean == pytest.approx(bench.mean(), rel=1e-12)
-
-
-@needs_pyperf
-@pytest.mark.parametrize("name", ["mult_list_py36.json", "mult_list_py37.json", "mult_list_py38.json"])
-def test_pyperf_suites_match_pyperf_loader(name):
-    path = pyperf_file(name)
-    got = read_benchmarks(path)
-    want = pyperf_designs(path)
-    assert list(got) == list(want) == ["[1]*1000", "[1,2]*1000", "[1,2,3]*1000"]
-    for k, design in want.items():
-        np.testing.assert_array_equal(got[k].design.data, design.data)
-        assert got[k].design.shape == (20, 3)
-
-
-@needs_pyperf
-def test_pyperf_gzip_and_forced_format(tmp_path):
-    src = pyperf_file("telco.json")
-    gz = tmp_path / "telco.json.gz"
-    gz.write_bytes(gzip.compress(src.read_bytes()))
-    plain = tmp_path / "telco-result"  # no extension: sniffed as JSON
-    plain.write_bytes(src.read_bytes())
-    ref = read_benchmarks(src)["telco"].design.data
-    for p in (gz, plain):
-        assert detect_format(p) == "pyperf"
-        np.testing.assert_array_equal(read_benchmarks(p)["telco"].design.data, ref)
-        np.testing.assert_array_equal(read_benchmarks(p, "pyperf")["telco"].design.data, ref)
 
 
 @needs_pyperf
@@ -230,42 +187,7 @@ def test_pyperf_balance_truncate(tmp_path, capsys):
     assert "19 processes cut, 19 values dropped" in note
 
 
-def test_pyperf_older_and_single_layouts(tmp_path):
-    values = [[1.0, 1.1], [1.2, 1.3], [0.9, 1.0]]
-    old_style = {  # format version 5: 'samples', metadata under 'common_metadata'
-        "version": 5,
-        "benchmarks": [{"common_metadata": {"name": "bm"}, "runs": [{"samples": v} for v in values]}],
-    }
-    single = {"metadata": {"name": "solo", "unit": "second"}, "runs": [{"warmups": [[1, 2.0]]}]
-              + [{"values": v, "warmups": [[1, 5.0]]} for v in values]}
-    for doc, name in ((old_style, "bm"), (single, "solo")):
-        got = read_benchmarks(write_json(tmp_path / f"{name}.json", doc))
-        assert list(got) == [name]
-        np.testing.assert_array_equal(got[name].design.data, values)
-    bad = write_json(tmp_path / "future.json", {"version": "9.9", "benchmarks": [{"runs": []}]})
-    with pytest.raises(ez.InputError, match="version"):
-        read_benchmarks(bad)
-
-
 # == JMH ===============================================================================
-def test_jmh_names_units_and_designs(harness):
-    got = read_benchmarks(harness["jmh-old"])
-    doc = jmh_results("old")
-    assert list(got) == [
-        "org.example.ListBench.add:size=10",
-        "org.example.ListBench.add:size=1000",
-        "org.example.ListBench.get",
-        "org.example.ListBench.iterate",
-    ]
-    add = got["org.example.ListBench.add:size=10"]
-    assert add.unit.lower_is_better is False and add.unit.kind == "rate"
-    assert add.design.levels == FI
-    np.testing.assert_array_equal(add.design.data, doc[0]["primaryMetric"]["rawData"])
-    assert got["org.example.ListBench.get"].unit.lower_is_better is True
-    # sample mode: each iteration is the count-weighted mean of its histogram
-    hist = doc[3]["primaryMetric"]["rawDataHistogram"]
-    want = [[sum(v * c for v, c in it) / sum(c for _, c in it) for it in fork] for fork in hist]
-    np.testing.assert_allclose(got["org.example.ListBench.iterate"].design.data, want, rtol=1e-12)
 
 
 def test_compare_jmh_throughput_words_follow_unit(harness, capsys):
@@ -324,20 +246,6 @@ def test_jmh_ragged_forks(tmp_path, capsys):
     assert "kept the first 4 iterations of every fork" in err and "2 iterations dropped" in err
 
 
-def test_jmh_modes_and_params_make_distinct_names(tmp_path):
-    doc = jmh_results("old")
-    twin = copy.deepcopy(doc[2])
-    twin["mode"] = "ss"
-    p = write_json(tmp_path / "modes.json", [doc[2], twin, doc[0]])
-    assert list(read_benchmarks(p)) == [
-        "org.example.ListBench.get [avgt]",
-        "org.example.ListBench.get [ss]",
-        "org.example.ListBench.add:size=10",
-    ]
-    with pytest.raises(ez.InputError, match="twice"):
-        read_benchmarks(write_json(tmp_path / "dup.json", [doc[2], doc[2]]))
-
-
 def test_jmh_unit_conversion(harness, tmp_path, capsys):
     new = jmh_results("new")
     get = new[2]
@@ -365,18 +273,6 @@ def test_jmh_unit_conversion(harness, tmp_path, capsys):
 
 
 # == Google Benchmark ====================================================================
-def test_gbench_ignores_aggregates(harness):
-    got = read_benchmarks(harness["gbench-old"])
-    doc = gbench_results("old")
-    assert list(got) == ["BM_Sort/1024", "BM_Sort/65536", "BM_Hash"]
-    for name, (design, unit) in got.items():
-        reps = [e for e in doc["benchmarks"] if e["run_name"] == name and e["run_type"] == "iteration"]
-        assert design.levels == ("repetition",) and design.shape == (5,)
-        np.testing.assert_array_equal(design.data, [e["real_time"] for e in reps])
-        assert unit.unit == reps[0]["time_unit"] and unit.lower_is_better
-    cpu = read_benchmarks(harness["gbench-old"], gbench_time="cpu_time")
-    sort = [e["cpu_time"] for e in doc["benchmarks"] if e["name"] == "BM_Sort/1024"]
-    np.testing.assert_array_equal(cpu["BM_Sort/1024"].design.data, sort)
 
 
 def test_compare_gbench_by_hand(harness, capsys):
@@ -507,17 +403,6 @@ def test_tidy_balance_truncate(tmp_path, capsys):
     assert out["mean"] == pytest.approx(data[..., :2].mean())
     assert "kept the first 2 measurements of every execution" in err
     assert "5 executions cut, 5 measurements dropped" in err
-
-
-def test_design_from_ragged_deeper_levels():
-    units = {"b1": {"e1": [1, 2, 3], "e2": [4, 5]}, "b2": {"e1": [6, 7], "e2": [8, 9], "e3": [1, 1]}}
-    levels = ("binary", "execution", "measurement")
-    with pytest.raises(ez.InputError, match="binary b1"):
-        design_from_ragged(units, levels)
-    notes = []
-    d = design_from_ragged(units, levels, balance="truncate", notes=notes)
-    np.testing.assert_array_equal(d.data, [[[1, 2], [4, 5]], [[6, 7], [8, 9]]])
-    assert len(notes) == 2  # executions per binary, then measurements per execution
 
 
 # == bad input ===========================================================================
@@ -661,18 +546,3 @@ def test_compare_shows_progress_on_terminal_only(harness, capsys, monkeypatch):
     assert shown[-1].done == 2 * 2 * 400 and "bootstrap [" in shown[-1].stream.getvalue()
     assert cli([*args, "--json"], capsys)[0] == 0
     assert shown[-1].stream.getvalue() == ""  # silent in --json mode
-
-
-def test_unit_info():
-    assert unit_info("ops/ms") == UnitInfo("ops/ms", False, "rate", 1000.0)
-    assert unit_info("us/op").scale == pytest.approx(1e-6)
-    assert unit_info("second").lower_is_better and unit_info("byte").kind == "other"
-    assert unit_info("us/op").factor_to(unit_info("ns/op")) == pytest.approx(1000.0)
-    assert unit_info("ops/s").factor_to(unit_info("ns/op")) is None
-
-
-def test_committed_example_files_are_current():
-    for key, build in BUILDERS.items():
-        for system in ("old", "new"):
-            committed = json.loads((HARNESS_DIR / f"{key}-{system}.json").read_text())
-            assert committed == json.loads(json.dumps(build(system))), f"{key}-{system}"

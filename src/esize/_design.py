@@ -164,7 +164,7 @@ class Design:
 
 
 def from_tidy(
-    frame,
+    table,
     levels: Sequence[str],
     value: str = "time",
     lowest: str = "measurement",
@@ -173,86 +173,232 @@ def from_tidy(
 
     Parameters
     ----------
-    frame : pandas.DataFrame
-        The measurements. Other columns are ignored.
+    table : mapping or pandas.DataFrame
+        The measurements: any mapping of column name -> 1-D array (a dict of
+        numpy arrays, a :class:`pandas.DataFrame`, ...), all columns of one
+        length. Other columns are ignored.
     levels : sequence of str
         Grouping columns, highest level first (for example ``["binary",
-        "execution"]``). Units are identified by their labels within their parent;
-        the rows of one lowest-level group, in table order, are its measurements.
+        "execution"]``). Units are identified by their labels within their parent
+        and numbered by first appearance; the rows of one lowest-level group, in
+        table order, are its measurements.
     value : str
-        Column with the measured values.
+        Column with the measured values (numbers, or text holding numbers).
     lowest : str
         Name given to the lowest level (the rows).
+
+    Returns
+    -------
+    Design
 
     Raises
     ------
     DesignError
-        If a column is missing or the design is not balanced.
+        If a column is missing, a value is not a finite number, a label is missing,
+        or the design is not balanced (Section "Statistical Model for a Hierarchy of
+        Random Effects" assumes equal repetition counts within every level).
     """
-    import pandas as pd
+    design, _ = tidy_design(table, levels, value=value, lowest=lowest)
+    return design
 
-    levels = list(levels)
-    missing = [c for c in [*levels, value] if c not in frame.columns]
+
+# -- the one route from a table to a design --------------------------------------------
+@dataclass(frozen=True)
+class Truncation:
+    """What ``truncate`` cut at one level of a tidy table.
+
+    Attributes
+    ----------
+    depth : int
+        Axis of the level that was cut (its parent is axis ``depth - 1``).
+    kept : int
+        Units kept per parent: the smallest parent's count.
+    counts : numpy.ndarray
+        Number of units of every parent before the cut.
+    dropped : int
+        Measurements (rows) dropped with the cut units.
+    """
+
+    depth: int
+    kept: int
+    counts: np.ndarray
+    dropped: int
+
+
+def tidy_design(
+    table,
+    levels: Sequence[str],
+    *,
+    value: str = "time",
+    lowest: str = "measurement",
+    truncate: bool = False,
+) -> tuple[Design, list[Truncation]]:
+    """A design from table columns, balanced or (with ``truncate``) cut to balance.
+
+    The shared routine behind :func:`from_tidy` and the tidy reader of
+    :mod:`esize.readers`. Rows are grouped level by level, each unit numbered by
+    its first appearance within its parent; a level whose parents hold different
+    numbers of units is an error, or with ``truncate`` keeps the first ``m`` units
+    of every parent (``m`` the smallest count), top level first.
+
+    Returns
+    -------
+    (Design, list of Truncation)
+        The design and what was cut, one entry per level cut (empty unless
+        ``truncate``).
+
+    Raises
+    ------
+    DesignError
+        As :func:`from_tidy`.
+    """
+    levels = [str(c) for c in levels]
+    columns = [str(c) for c in table]
+    missing = [c for c in [*levels, value] if c not in table]
     if missing:
         raise DesignError(
-            f"missing column(s) {', '.join(repr(c) for c in missing)}; "
-            f"columns are {list(map(str, frame.columns))}"
+            f"missing column(s) {', '.join(repr(c) for c in missing)}; columns are {columns}"
         )
     if lowest in levels:
         raise DesignError(f"the lowest level name {lowest!r} is also a grouping column")
-    if len(frame) == 0:
+    values = _float_column(table[value])
+    if values.size == 0:
         raise DesignError("no rows")
-    values = pd.to_numeric(frame[value], errors="coerce").to_numpy(dtype=np.float64)
-    if not np.all(np.isfinite(values)):
-        bad = np.flatnonzero(~np.isfinite(values))
+    bad = np.flatnonzero(~np.isfinite(values))
+    if bad.size:
         raise DesignError(
             f"column {value!r} has {bad.size} missing, non-numeric, NaN or infinite "
             f"value(s) (first in data row {int(bad[0]) + 1})"
         )
-
-    n = len(frame)
-    positions: list[np.ndarray] = []
-    shape: list[int] = []
-    parent = np.zeros(n, dtype=np.int64)  # group id of each row at the level above
-    for depth, col in enumerate(levels):
-        keys = frame[col].to_numpy()
-        if pd.isna(keys).any():
+    codes = []
+    for col in levels:
+        keys = np.asarray(table[col])
+        if missing_labels(keys).any():
             raise DesignError(f"grouping column {col!r} has missing labels")
-        # group id at this depth: (parent, label), numbered by first appearance
-        child = (
-            pd.DataFrame({"p": parent, "k": keys})
-            .groupby(["p", "k"], sort=False, dropna=False)
-            .ngroup()
-            .to_numpy()
-        )
-        first = pd.Series(np.arange(n)).groupby(child).min().to_numpy()
-        child_parent = parent[first]
-        # position of each child within its parent, by first appearance
-        order = np.argsort(first, kind="stable")
-        pos_of_child = np.empty(len(first), dtype=np.int64)
-        pos_of_child[order] = (
-            pd.Series(child_parent[order]).groupby(child_parent[order]).cumcount().to_numpy()
-        )
-        sizes = np.bincount(child_parent)
-        sizes = sizes[sizes > 0]
-        if sizes.min() != sizes.max():
-            where = "the experiment" if depth == 0 else f"each {levels[depth - 1]!r}"
-            raise DesignError(
-                f"unbalanced design: {where} should have the same number of "
-                f"{col!r} units, found between {sizes.min()} and {sizes.max()}"
-            )
-        shape.append(int(sizes[0]))
-        positions.append(pos_of_child[child])
-        parent = child
-    sizes = np.bincount(parent)
-    if sizes.min() != sizes.max():
-        owner = levels[-1] if levels else "the experiment"
-        raise DesignError(
-            f"unbalanced design: each {owner!r} group should have the same number of "
-            f"measurements, found between {sizes.min()} and {sizes.max()}"
-        )
-    shape.append(int(sizes[0]))
-    positions.append(pd.Series(parent).groupby(parent).cumcount().to_numpy())
+        codes.append(_label_codes(keys))
+    names = (*levels, lowest)
+    shape, positions, keep, cuts = _balance(_nest(codes, values.size), names, truncate)
     data = np.empty(shape, dtype=np.float64)
-    data[tuple(positions)] = values
-    return Design(data, (*levels, lowest))
+    data[tuple(p[keep] for p in positions)] = values[keep]
+    return Design(data, names), cuts
+
+
+def _float_column(column) -> np.ndarray:
+    """A column as floats; entries that are not numbers become NaN."""
+    arr = np.asarray(column)
+    if arr.dtype.kind in "biuf":
+        return arr.astype(np.float64).reshape(-1)
+    try:
+        return arr.astype(np.float64).reshape(-1)
+    except (TypeError, ValueError):  # some entry is not a number: find which
+        return np.frompyfunc(_to_float, 1, 1)(arr).astype(np.float64).reshape(-1)
+
+
+def _to_float(x) -> float:
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        return float("nan")
+
+
+def missing_labels(keys: np.ndarray) -> np.ndarray:
+    """Mask of missing labels: NaN, None, pandas' NA, or empty text."""
+    if keys.dtype.kind == "f":
+        return np.isnan(keys)
+    if keys.dtype.kind in "US":
+        return keys == keys.dtype.type()
+    if keys.dtype.kind == "O":
+        with np.errstate(invalid="ignore"):
+            return np.frompyfunc(_is_missing, 1, 1)(keys).astype(bool)
+    return np.zeros(keys.shape, dtype=bool)
+
+
+def _is_missing(x) -> bool:
+    if x is None or (isinstance(x, (float, np.floating)) and x != x):
+        return True
+    if isinstance(x, (str, bytes)):
+        return not x
+    return type(x).__name__ in ("NAType", "NaTType")
+
+
+def _label_codes(keys: np.ndarray) -> np.ndarray:
+    """One integer per row; equal labels get equal codes."""
+    try:
+        _, inverse = np.unique(keys, return_inverse=True)
+    except TypeError:  # labels of mixed types that do not sort
+        seen: dict = {}
+        return np.fromiter(
+            (seen.setdefault(k, len(seen)) for k in keys.tolist()), np.int64, keys.size
+        )
+    return inverse.reshape(-1).astype(np.int64)
+
+
+def _first_appearance(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Ids of ``key``'s distinct values numbered by first appearance, per row, and
+    the first row of every id."""
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    return rank[inverse.reshape(-1)], first[order]
+
+
+def _positions(parent: np.ndarray) -> np.ndarray:
+    """Position of every item among the items of the same parent, in item order."""
+    order = np.argsort(parent, kind="stable")
+    sorted_parent = parent[order]
+    start = np.searchsorted(sorted_parent, sorted_parent, side="left")
+    pos = np.empty(parent.size, dtype=np.int64)
+    pos[order] = np.arange(parent.size) - start
+    return pos
+
+
+def _nest(codes: list[np.ndarray], n: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Per level (the rows last): the unit of every row, the parent of every unit,
+    and every unit's position within its parent."""
+    row_unit = np.zeros(n, dtype=np.int64)  # the whole table: one root
+    out = []
+    for code in codes:
+        unit, first = _first_appearance(row_unit * (int(code.max()) + 1) + code)
+        parent = row_unit[first]
+        out.append((unit, parent, _positions(parent)))
+        row_unit = unit
+    out.append((np.arange(n), row_unit, _positions(row_unit)))
+    return out
+
+
+def _balance(nest, names, truncate: bool):
+    """Shape, per-row index arrays, kept rows and cuts of a nested grouping."""
+    n = nest[-1][0].size
+    alive_parent = np.ones(1, dtype=bool)  # the root
+    keep = np.ones(n, dtype=bool)
+    shape, positions, cuts = [], [], []
+    for depth, (unit, parent, pos) in enumerate(nest):
+        alive = alive_parent[parent]
+        counts = np.bincount(parent[alive], minlength=alive_parent.size)[alive_parent]
+        lo, hi = int(counts.min()), int(counts.max())
+        if lo != hi:
+            if not truncate:
+                raise DesignError(_unbalanced(names, depth, lo, hi))
+            alive = alive & (pos < lo)
+            before = int(keep.sum())
+            keep = keep & alive[unit]
+            cuts.append(Truncation(depth, lo, counts, before - int(keep.sum())))
+        shape.append(lo)
+        positions.append(pos[unit])
+        alive_parent = alive
+    return shape, positions, keep, cuts
+
+
+def _unbalanced(names, depth: int, lo: int, hi: int) -> str:
+    if depth == len(names) - 1:
+        owner = names[depth - 1] if depth else "the experiment"
+        return (
+            f"unbalanced design: each {owner!r} group should have the same number of "
+            f"measurements, found between {lo} and {hi}"
+        )
+    where = "the experiment" if depth == 0 else f"each {names[depth - 1]!r}"
+    return (
+        f"unbalanced design: {where} should have the same number of "
+        f"{names[depth]!r} units, found between {lo} and {hi}"
+    )

@@ -1,4 +1,44 @@
-"""Readers of benchmark results: tidy tables and the files of common harnesses."""
+"""Readers of benchmark results: tidy tables and the files of common harnesses.
 
-from ._formats import *  # noqa: F403  (temporary during the move)
-from ._formats import Benchmark, UnitInfo, read_benchmarks  # noqa: F401
+Every reader turns one file into ``{benchmark name: Benchmark(design, unit)}``: a
+balanced :class:`~esize.Design` per benchmark plus a :class:`UnitInfo` recording the
+unit of the values and whether lower values are better. Nothing here computes
+statistics; every problem with a file is an :class:`~esize.InputError` naming the
+file and the benchmark, and every note (what ``balance="truncate"`` dropped, a
+failed benchmark skipped, a unit converted) an :class:`~esize.EsizeWarning`.
+
+One module per format: :mod:`~esize.readers.tidy` (CSV, Parquet),
+:mod:`~esize.readers.pyperf`, :mod:`~esize.readers.jmh`,
+:mod:`~esize.readers.gbench`, :mod:`~esize.readers.hyperfine`; units in
+:mod:`~esize.readers.units`. Importing this package loads numpy only.
+"""
+
+from ._common import BALANCE_MODES, Benchmark, design_from_ragged, plural
+from ._match import Matching, align_pair, match_benchmarks
+from ._read import (
+    FORMATS,
+    GBENCH_TIMES,
+    HARNESS_LEVELS,
+    detect_format,
+    next_run_options,
+    read_benchmarks,
+)
+from .units import UnitInfo, unit_info
+
+__all__ = [
+    "FORMATS",
+    "BALANCE_MODES",
+    "GBENCH_TIMES",
+    "HARNESS_LEVELS",
+    "UnitInfo",
+    "unit_info",
+    "Benchmark",
+    "detect_format",
+    "read_benchmarks",
+    "Matching",
+    "match_benchmarks",
+    "align_pair",
+    "next_run_options",
+    "design_from_ragged",
+    "plural",
+]

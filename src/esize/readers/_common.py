@@ -1,0 +1,313 @@
+"""What every reader shares: loading JSON once, checking numbers, and turning nested,
+possibly ragged groups of measurements into a balanced :class:`~esize.Design`.
+
+Nothing here computes statistics. Problems become :class:`~esize.InputError` naming
+the file and, where there is one, the benchmark; notes (what ``--balance truncate``
+dropped) are :class:`~esize.EsizeWarning` warnings.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+import warnings
+import zlib
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+from .._design import Design
+from .._errors import DesignError, EsizeWarning, InputError
+from .units import UnitInfo
+
+__all__ = [
+    "BALANCE_MODES",
+    "Benchmark",
+    "plural",
+    "prefix",
+    "where_text",
+    "need",
+    "mapping",
+    "number",
+    "numbers",
+    "check_file",
+    "is_gzip",
+    "open_text",
+    "read_bytes",
+    "parse_json",
+    "check_balance_mode",
+    "size_histogram",
+    "truncation_note",
+    "design_from_ragged",
+    "check_positive",
+    "trim",
+    "finish",
+]
+
+BALANCE_MODES = ("truncate",)
+
+
+class Benchmark(NamedTuple):
+    """One benchmark read from a file: its balanced design and its unit."""
+
+    design: Design
+    unit: UnitInfo
+
+
+# -- words ------------------------------------------------------------------------------
+def plural(word: str, n: int = 2) -> str:
+    """English plural of a level name (``process`` -> ``processes``) unless ``n == 1``."""
+    if n == 1:
+        return word
+    if word.endswith(("s", "x", "ch", "sh")):
+        return word + "es"
+    if word.endswith("y") and len(word) > 1 and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+def prefix(benchmark) -> str:
+    """``"benchmark 'name': "`` to start a message, or nothing for an unnamed one."""
+    return "" if benchmark is None else f"benchmark {benchmark!r}: "
+
+
+def where_text(levels: Sequence[str], path: Sequence) -> str:
+    """``"fork 2, iteration 3"``: a unit named by its labels from the top."""
+    return ", ".join(f"{levels[i]} {label}" for i, label in enumerate(path))
+
+
+# -- checks of parsed JSON --------------------------------------------------------------
+def need(cond: bool, source, message: str) -> None:
+    """Raise ``InputError(source, message)`` unless ``cond``."""
+    if not cond:
+        raise InputError(source, message)
+
+
+def mapping(x, source, what: str) -> dict:
+    """``x`` if it is a JSON object, ``{}`` if it is absent, else an InputError."""
+    if x is None:
+        return {}
+    need(isinstance(x, dict), source, f"{what} is not a JSON object")
+    return x
+
+
+def number(x, source, benchmark, where: str) -> float:
+    """A finite float from a JSON value, or an InputError naming where it sits."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        raise InputError(
+            source, f"{prefix(benchmark)}{where} holds {json.dumps(x)[:40]}, not a number"
+        )
+    v = float(x)
+    if not math.isfinite(v):
+        raise InputError(source, f"{prefix(benchmark)}{where} holds a NaN or infinite value")
+    return v
+
+
+def numbers(seq, source, benchmark, where: str) -> list[float]:
+    """A JSON list of finite numbers, or an InputError naming the first bad entry."""
+    if not isinstance(seq, list):
+        raise InputError(
+            source,
+            f"{prefix(benchmark)}{where} should be a list of numbers, got {type(seq).__name__}",
+        )
+    return [number(x, source, benchmark, f"{where}, value {k}") for k, x in enumerate(seq, 1)]
+
+
+# -- files ------------------------------------------------------------------------------
+def check_file(p: Path) -> None:
+    """InputError unless ``p`` is an existing file."""
+    if not p.exists():
+        raise InputError(p, "no such file")
+    if p.is_dir():
+        raise InputError(p, "is a directory, not a file")
+
+
+def is_gzip(p: Path) -> bool:
+    """Whether the file starts with the gzip magic number."""
+    with open(p, "rb") as fh:
+        return fh.read(2) == b"\x1f\x8b"
+
+
+def open_text(p: Path):
+    """Open a UTF-8 text file for reading, decompressing it if it is gzip."""
+    if is_gzip(p):
+        return gzip.open(p, "rt", encoding="utf-8")
+    return open(p, encoding="utf-8")
+
+
+def parse_json(raw: bytes, p: Path):
+    """The JSON document held by ``raw``, the bytes of file ``p`` (gzip or not)."""
+    try:
+        if raw[:2] == b"\x1f\x8b":
+            raw = gzip.decompress(raw)
+        return json.loads(raw.decode("utf-8"))
+    except (OSError, EOFError, zlib.error) as exc:
+        raise InputError(p, f"cannot read: {exc}") from None
+    except UnicodeDecodeError:
+        raise InputError(p, "cannot read: not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise InputError(p, f"not valid JSON ({exc.msg}, line {exc.lineno})") from None
+
+
+def read_bytes(p: Path) -> bytes:
+    """The bytes of file ``p``, or an InputError."""
+    try:
+        return p.read_bytes()
+    except OSError as exc:
+        raise InputError(p, f"cannot read: {exc}") from None
+
+
+# -- ragged nested data -> balanced design ------------------------------------------------
+def check_balance_mode(balance, source) -> None:
+    """InputError unless ``balance`` is None or one of :data:`BALANCE_MODES`."""
+    if balance not in (None, *BALANCE_MODES):
+        raise InputError(source, f"unknown --balance mode {balance!r}; use one of {BALANCE_MODES}")
+
+
+def _items(node) -> list:
+    if isinstance(node, dict):
+        return list(node.items())
+    return list(enumerate(node, 1))
+
+
+def _count_leaves(items, depth_below: int) -> int:
+    if depth_below == 0:
+        return len(items)
+    return sum(_count_leaves(_items(node), depth_below - 1) for _, node in items)
+
+
+def truncation_note(source, benchmark, child, parent, lo, found, cut, dropped, lowest) -> str:
+    """The note of ``--balance truncate`` for one level."""
+    return (
+        f"{source}: {prefix(benchmark)}--balance truncate kept the first {lo} "
+        f"{plural(child, lo)} of every {parent} ({found}; {cut} "
+        f"{plural(parent, cut)} cut, {dropped} {plural(lowest, dropped)} dropped)"
+    )
+
+
+def size_histogram(counts, parent: str, child: str) -> str:
+    """``"19 processes with 3 values, 1 process with 2 values"`` (largest groups first)."""
+    hist = sorted(Counter(counts).items(), key=lambda kv: -kv[0])
+    return ", ".join(f"{n} {plural(parent, n)} with {c} {plural(child, c)}" for c, n in hist)
+
+
+def design_from_ragged(
+    units,
+    levels: Sequence[str],
+    *,
+    balance: str | None = None,
+    source: str = "",
+    benchmark: str | None = None,
+) -> Design:
+    """Build a balanced :class:`~esize.Design` from nested, possibly ragged groups.
+
+    Parameters
+    ----------
+    units : list or dict
+        The top-level units; each unit holds its children the same way, down to the
+        measurements (numbers). A list names its children by 1-based position, a
+        dict by its keys (used in messages).
+    levels : sequence of str
+        Level names, highest first; ``len(levels)`` is the nesting depth.
+    balance : {None, "truncate"}
+        What to do when groups differ in size: None raises, ``"truncate"`` keeps the
+        first ``m`` children of every group (``m`` the smallest group at that level)
+        and warns saying what was dropped.
+    source, benchmark : str
+        File and benchmark named in errors and warnings.
+
+    Returns
+    -------
+    Design
+
+    Raises
+    ------
+    InputError
+        Unbalanced data without ``balance``, or a group with no children.
+
+    Warns
+    -----
+    EsizeWarning
+        One per level that ``balance="truncate"`` cut.
+    """
+    levels = tuple(levels)
+    check_balance_mode(balance, source)
+    frontier = [((), _items(units))]
+    shape: list[int] = []
+    for d, child in enumerate(levels):
+        parent = levels[d - 1] if d > 0 else None
+        counts = [len(items) for _, items in frontier]
+        lo, hi = min(counts), max(counts)
+        if lo == 0:
+            path = next(p for p, items in frontier if not items)
+            owner = where_text(levels, path) if path else "the file"
+            raise InputError(source, f"{prefix(benchmark)}{owner} has no {plural(child)}")
+        if lo != hi:
+            short = [p for (p, items) in frontier if len(items) == lo]
+            shown = "; ".join(where_text(levels, p) for p in short[:3]) + (
+                f" and {len(short) - 3} more" if len(short) > 3 else ""
+            )
+            found = size_histogram(counts, parent, child)
+            if balance is None:
+                raise InputError(
+                    source,
+                    f"{prefix(benchmark)}unbalanced: {found} (shortest: {shown}); "
+                    f"use --balance truncate to keep the first {lo} {plural(child, lo)} "
+                    f"of every {parent}",
+                )
+            below = len(levels) - d - 1
+            before = sum(_count_leaves(items, below) for _, items in frontier)
+            cut = sum(1 for c in counts if c > lo)
+            frontier = [(p, items[:lo]) for p, items in frontier]
+            after = sum(_count_leaves(items, below) for _, items in frontier)
+            warnings.warn(
+                truncation_note(
+                    source, benchmark, child, parent, lo, found, cut, before - after, levels[-1]
+                ),
+                EsizeWarning,
+                stacklevel=2,
+            )
+        shape.append(lo)
+        if d < len(levels) - 1:
+            frontier = [
+                (p + (label,), _items(node)) for p, items in frontier for label, node in items
+            ]
+    values = [v for _, items in frontier for _, v in items]
+    try:
+        return Design(np.asarray(values, dtype=np.float64).reshape(shape), levels)
+    except DesignError as exc:
+        raise InputError(source, f"{prefix(benchmark)}{exc}") from None
+
+
+# -- after balancing ----------------------------------------------------------------------
+def check_positive(design: Design, source, benchmark, value_name: str = "value") -> None:
+    """InputError naming the first non-positive measurement, if there is one."""
+    bad = np.flatnonzero(design.data.ravel() <= 0)
+    if bad.size:
+        idx = np.unravel_index(int(bad[0]), design.shape)
+        where = where_text(design.levels[:-1], [int(i) + 1 for i in idx[:-1]])
+        first = f"{design.levels[-1]} {int(idx[-1]) + 1}"
+        at = f" (first at {where}, {first})" if where else f" (first at {first})"
+        raise InputError(
+            source,
+            f"{prefix(benchmark)}{bad.size} non-positive {plural(value_name, bad.size)}{at}; "
+            "times and rates must be positive",
+        )
+
+
+def trim(design: Design, source, benchmark, warmup: int) -> Design:
+    """The design without its first ``warmup`` measurements per lowest-level group."""
+    try:
+        return design.trim(warmup)
+    except DesignError as exc:
+        raise InputError(source, f"{prefix(benchmark)}{exc}") from None
+
+
+def finish(design: Design, source, benchmark, warmup: int) -> Design:
+    """Check positivity, then trim the warm-up."""
+    check_positive(design, source, benchmark)
+    return trim(design, source, benchmark, warmup)

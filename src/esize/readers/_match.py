@@ -1,0 +1,210 @@
+"""Pairing the benchmarks of two result files, and making each pair comparable.
+
+What the command line's ``compare`` does between reading two files and computing
+intervals: :func:`match_benchmarks` decides which benchmark of the old file goes
+with which of the new one, :func:`align_pair` brings the two designs of a pair to
+one unit and one shape (Section "Confidence Interval for Ratio of Means" needs
+both systems measured with the same repetition counts).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .._design import Design
+from .._errors import EsizeWarning, InputError
+from ._common import Benchmark, prefix
+
+__all__ = ["Matching", "match_benchmarks", "align_pair", "names_text"]
+
+
+def names_text(names: Sequence, limit: int = 8) -> str:
+    """Up to ``limit`` names joined by commas, ``"and N more"`` for the rest."""
+    names = list(names)
+    shown = [str(n) for n in names[:limit]]
+    more = f" and {len(names) - limit} more" if len(names) > limit else ""
+    return ", ".join(shown) + more if shown else "none"
+
+
+@dataclass(frozen=True)
+class Matching:
+    """Benchmarks of two files, paired by name.
+
+    Attributes
+    ----------
+    pairs : list of tuple
+        ``(name, new_name, old Benchmark, new Benchmark)`` in the order of the old
+        file (then the new one); ``new_name`` differs from ``name`` only when two
+        single-benchmark files are paired.
+    only_old, only_new : list
+        Names found in one file only (among the wanted ones), not compared.
+    """
+
+    pairs: list = field(default_factory=list)
+    only_old: list = field(default_factory=list)
+    only_new: list = field(default_factory=list)
+
+
+def match_benchmarks(
+    old: dict,
+    new: dict,
+    wanted: Sequence = (),
+    *,
+    old_source: str = "old",
+    new_source: str = "new",
+) -> Matching:
+    """Pair the benchmarks of two files by name.
+
+    Parameters
+    ----------
+    old, new : dict
+        ``{name: Benchmark}`` of each file (as :func:`~esize.readers.read_benchmarks`
+        returns).
+    wanted : sequence, optional
+        Names to compare; all names when empty.
+    old_source, new_source : str
+        The files, named in messages.
+
+    Returns
+    -------
+    Matching
+        Two single-benchmark files (and nothing wanted) pair whatever their names.
+
+    Raises
+    ------
+    InputError
+        A wanted name is in neither file, or no name is in both.
+
+    Warns
+    -----
+    EsizeWarning
+        For names found in one file only.
+    """
+    if len(old) == 1 and len(new) == 1 and not wanted:
+        (no, bo), (nn, bn) = next(iter(old.items())), next(iter(new.items()))
+        return Matching([(no, nn, bo, bn)], [], [])
+    if wanted:
+        names = list(dict.fromkeys(wanted))
+        absent = [n for n in names if n not in old and n not in new]
+        if absent:
+            raise InputError(
+                old_source,
+                f"{prefix(absent[0])}in neither file; {old_source} has {names_text(list(old))}",
+            )
+    else:
+        names = list(old) + [n for n in new if n not in old]
+    common = [n for n in names if n in old and n in new]
+    only_old = [n for n in names if n in old and n not in new]
+    only_new = [n for n in names if n in new and n not in old]
+    if not common:
+        raise InputError(
+            new_source,
+            f"no benchmark matches one in {old_source} (old: {names_text(list(old))}; "
+            f"new: {names_text(list(new))})",
+        )
+    if only_old:
+        warnings.warn(
+            f"only in {old_source}, not compared: {names_text(only_old)}", EsizeWarning, stacklevel=2
+        )
+    if only_new:
+        warnings.warn(
+            f"only in {new_source}, not compared: {names_text(only_new)}", EsizeWarning, stacklevel=2
+        )
+    return Matching([(n, n, old[n], new[n]) for n in common], only_old, only_new)
+
+
+def align_pair(
+    bo: Benchmark,
+    bn: Benchmark,
+    *,
+    name,
+    new_name,
+    old_source: str,
+    new_source: str,
+    balance: str | None = None,
+) -> tuple[Design, Design]:
+    """The two designs of one benchmark in the same unit and shape.
+
+    Parameters
+    ----------
+    bo, bn : Benchmark
+        The old and the new system's benchmark.
+    name, new_name : str or None
+        The benchmark's name in each file (None for an unnamed tidy table).
+    old_source, new_source : str
+        The files, named in messages.
+    balance : {None, "truncate"}
+        With ``"truncate"``, designs of different shapes are both cut to the
+        smaller count of every level; otherwise that is an error.
+
+    Returns
+    -------
+    (Design, Design)
+        The old design and the new one, the latter converted into the old unit.
+
+    Raises
+    ------
+    InputError
+        Opposite directions (a rate against a time), units that do not convert,
+        different levels or shapes, or fewer than two top-level units.
+
+    Warns
+    -----
+    EsizeWarning
+        When values are converted or both designs truncated.
+    """
+    uo, un = bo.unit, bn.unit
+    old, new = bo.design, bn.design
+    if uo.lower_is_better != un.lower_is_better:
+        raise InputError(
+            new_source,
+            f"{prefix(new_name)}{un.unit or 'unit'} ({un.direction}) cannot be compared with "
+            f"{uo.unit or 'unit'} ({uo.direction}) in {old_source}",
+        )
+    # a tidy table carries no unit: it is taken to be the other file's
+    if uo.unit and un.unit and (uo.unit, uo.kind) != (un.unit, un.kind):
+        factor = un.factor_to(uo)
+        if factor is None:
+            raise InputError(
+                new_source,
+                f"{prefix(new_name)}unit {un.unit!r} cannot be converted to {uo.unit!r} "
+                f"of {old_source}",
+            )
+        new = Design(new.data * factor, new.levels)
+        warnings.warn(
+            f"{new_source}: {prefix(new_name)}values converted from {un.unit} to {uo.unit}",
+            EsizeWarning,
+            stacklevel=2,
+        )
+    if old.levels != new.levels:
+        raise InputError(
+            new_source,
+            f"{prefix(new_name)}levels {list(new.levels)} differ from {old_source}'s "
+            f"{list(old.levels)}",
+        )
+    if old.shape != new.shape:
+        if balance == "truncate":
+            shape = tuple(min(a, b) for a, b in zip(old.shape, new.shape))
+            cut = tuple(slice(0, n) for n in shape)
+            warnings.warn(
+                f"{prefix(name)}--balance truncate cut both systems to "
+                f"{dict(zip(old.levels, shape))} (old {dict(old.counts)}, new {dict(new.counts)})",
+                EsizeWarning,
+                stacklevel=2,
+            )
+            old, new = Design(old.data[cut], old.levels), Design(new.data[cut], new.levels)
+        else:
+            hint = "" if name is None else " (or use --balance truncate)"
+            raise InputError(
+                new_source,
+                f"{prefix(new_name)}design {dict(new.counts)} differs from {old_source}'s "
+                f"{dict(old.counts)}; both systems need the same repetition counts{hint}",
+            )
+    if old.shape[0] < 2:
+        raise InputError(
+            old_source,
+            f"{prefix(name)}level {old.levels[0]!r} has {old.shape[0]} unit(s); at least 2 needed",
+        )
+    return old, new

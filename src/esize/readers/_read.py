@@ -1,0 +1,229 @@
+"""Reading a result file: detect its format from one parsed document, then read it."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+
+from .._errors import InputError
+from . import gbench, hyperfine, jmh, pyperf, tidy
+from ._common import (
+    Benchmark,
+    check_balance_mode,
+    check_file,
+    design_from_ragged,
+    finish,
+    open_text,
+    parse_json,
+    read_bytes,
+)
+
+__all__ = [
+    "FORMATS",
+    "GBENCH_TIMES",
+    "HARNESS_LEVELS",
+    "load",
+    "detect_format",
+    "read_benchmarks",
+    "next_run_options",
+]
+
+#: The harness modules in the order their documents are recognised.
+_HARNESSES = (jmh, hyperfine, gbench, pyperf)
+_MODULES = {m.FORMAT: m for m in (tidy, *_HARNESSES)}
+FORMATS = ("tidy", "pyperf", "jmh", "gbench", "hyperfine")
+GBENCH_TIMES = gbench.TIMES
+#: Levels of each harness format, highest first.
+HARNESS_LEVELS = {m.FORMAT: m.LEVELS for m in (pyperf, jmh, gbench, hyperfine)}
+
+# the last document parsed, so that detecting a file's format and then reading it
+# parse the file once: (path, digest of its bytes) -> document
+_last: dict = {}
+
+
+def _looks_like_json(p: Path) -> bool:
+    name = p.name.lower()
+    if name.endswith((".json", ".json.gz")):
+        return True
+    if tidy.is_table_name(name):
+        return False
+    try:
+        with open_text(p) as fh:
+            head = fh.read(256)
+    except (OSError, UnicodeDecodeError, EOFError):
+        return False
+    return head.lstrip()[:1] in ("{", "[")
+
+
+def _sniff(doc) -> str | None:
+    """Name the harness that wrote ``doc`` (a parsed JSON document), or None."""
+    return next((m.FORMAT for m in _HARNESSES if m.sniff(doc)), None)
+
+
+def _parse_once(p: Path):
+    """The JSON document of ``p``; parsed again only when its bytes changed."""
+    raw = read_bytes(p)
+    key = (str(p.resolve()), hashlib.blake2b(raw, digest_size=16).digest())
+    if key not in _last:
+        doc = parse_json(raw, p)
+        _last.clear()
+        _last[key] = doc
+    return _last[key]
+
+
+def load(path: str | os.PathLike) -> tuple[str, object]:
+    """The format of a result file and its parsed JSON document (None for a table).
+
+    The document of the last file loaded is kept with a digest of the file's bytes,
+    so that :func:`detect_format` followed by :func:`read_benchmarks` parses the file
+    once (and a changed file is parsed again).
+
+    Raises
+    ------
+    InputError
+        The file is missing or unreadable, or is JSON of no known harness.
+    """
+    p = Path(path)
+    check_file(p)
+    if not _looks_like_json(p):
+        return "tidy", None
+    doc = _parse_once(p)
+    fmt = _sniff(doc)
+    if fmt is None:
+        raise InputError(
+            p,
+            "JSON of an unknown kind: expected pyperf, JMH (-rf json), Google Benchmark "
+            "or hyperfine results; use --format to say which",
+        )
+    return fmt, doc
+
+
+def detect_format(path: str | os.PathLike) -> str:
+    """Guess the format of a result file: ``tidy`` or the harness that wrote it.
+
+    Files named ``*.csv``, ``*.tsv``, ``*.txt`` or ``*.parquet`` (and compressed
+    CSV) are tidy tables; other files are read as JSON (gzip-compressed or not)
+    when they start with ``{`` or ``[``, and the harness is recognised by the
+    document's structure.
+
+    Raises
+    ------
+    InputError
+        The file is missing, or is JSON of no known harness.
+    """
+    return load(path)[0]
+
+
+def read_benchmarks(
+    path: str | os.PathLike,
+    fmt: str | None = None,
+    *,
+    levels: Sequence[str] = ("binary", "execution"),
+    value: str = "time",
+    where: Iterable[str] = (),
+    warmup: int = 0,
+    benchmark_column: str | None = None,
+    balance: str | None = None,
+    gbench_time: str = "real_time",
+) -> dict[str | None, Benchmark]:
+    """Read every benchmark of a result file.
+
+    Parameters
+    ----------
+    path : path-like
+        The file.
+    fmt : str, optional
+        One of :data:`FORMATS`; detected from the file when None
+        (:func:`detect_format`).
+    levels, value, where : optional
+        Tidy tables only: grouping columns (highest first), the measured column, and
+        ``COL=VALUE`` row filters.
+    warmup : int
+        Drop the first ``warmup`` measurements of every lowest-level group (pyperf
+        values of a process, JMH iterations of a fork, the first runs or repetitions
+        of a one-level file), after balancing.
+    benchmark_column : str, optional
+        Tidy tables only: split the rows into benchmarks by this column. Without it
+        the whole table is one unnamed benchmark (key None).
+    balance : {None, "truncate"}
+        Unbalanced data is an error unless ``"truncate"``, which keeps the first
+        ``m`` units of every group, ``m`` being the smallest group's size (see
+        :func:`~esize.readers.design_from_ragged`).
+    gbench_time : {"real_time", "cpu_time"}
+        Google Benchmark only: which time to read.
+
+    Returns
+    -------
+    dict
+        ``{name: Benchmark(design, unit)}`` in file order.
+
+    Raises
+    ------
+    InputError
+        Any problem with the file, naming it and the benchmark concerned.
+
+    Warns
+    -----
+    EsizeWarning
+        For everything dropped or skipped on the way (``balance="truncate"``, Google
+        Benchmark entries the harness reports as failed).
+    """
+    p = Path(path)
+    source = str(path)
+    doc = None
+    if fmt is None:
+        fmt, doc = load(p)
+    elif fmt not in FORMATS:
+        raise InputError(source, f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
+    check_balance_mode(balance, source)
+    if fmt == "tidy":
+        return tidy.read(
+            path,
+            levels=levels,
+            value=value,
+            where=where,
+            warmup=warmup,
+            benchmark_column=benchmark_column,
+            balance=balance,
+        )
+    if doc is None:
+        check_file(p)
+        doc = _parse_once(p)
+    module = _MODULES[fmt]
+    opts = {"gbench_time": gbench_time} if fmt == "gbench" else {}
+    out: dict = {}
+    for name, (units, unit) in module.parse(doc, source, **opts).items():
+        design = design_from_ragged(
+            units, module.LEVELS, balance=balance, source=source, benchmark=name
+        )
+        out[name] = Benchmark(finish(design, source, name, warmup), unit)
+    return out
+
+
+def next_run_options(fmt: str, counts: Mapping[str, int]) -> str | None:
+    """The harness options that produce a design with these counts per level.
+
+    Parameters
+    ----------
+    fmt : str
+        A harness format (``"pyperf"``, ``"jmh"``, ``"gbench"``, ``"hyperfine"``).
+    counts : mapping
+        Level name -> count; levels left out here are left out of the options.
+
+    Returns
+    -------
+    str or None
+        For example ``"--processes 20 --values 3"`` for pyperf; None for a tidy
+        table, an unknown format, or no known level in ``counts``.
+    """
+    module = _MODULES.get(fmt)
+    if module is None:
+        return None
+    parts = [
+        f"{opt}{'' if opt.endswith('=') else ' '}{int(counts[level])}"
+        for level, opt in module.NEXT_RUN_OPTIONS.items()
+        if level in counts
+    ]
+    return " ".join(parts) or None

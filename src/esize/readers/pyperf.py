@@ -1,0 +1,81 @@
+"""pyperf and pyperformance result files (``-o file.json``, optionally gzip-compressed).
+
+Each run is one worker process; its ``values`` are the measurements, its ``warmups``
+are ignored, and runs without values (calibration runs) are skipped. Levels:
+``process > value``. Format versions 1.0, 6 and 5 (``samples``,
+``common_metadata``) are read, suites as well as single benchmarks.
+"""
+
+from __future__ import annotations
+
+from .._errors import InputError
+from ._common import mapping, need, numbers, prefix
+from .units import unit_info
+
+FORMAT = "pyperf"
+LEVELS = ("process", "value")
+#: Harness option setting the count of each level (``pyperf`` / ``pyperformance``).
+NEXT_RUN_OPTIONS = {"process": "--processes", "value": "--values"}
+
+_VERSIONS = ("1.0", 6, 5)
+
+
+def sniff(doc) -> bool:
+    """Whether a parsed JSON document looks like pyperf's."""
+    if not isinstance(doc, dict):
+        return False
+    benches = doc.get("benchmarks")
+    if isinstance(benches, list) and all(isinstance(b, dict) and "runs" in b for b in benches):
+        return True
+    return "runs" in doc
+
+
+def parse(doc, source) -> dict:
+    """``{name: (units, UnitInfo)}``: per benchmark, one list of values per process."""
+    need(isinstance(doc, dict), source, "a pyperf file holds a JSON object")
+    version = doc.get("version")
+    if version is not None and version not in _VERSIONS:
+        raise InputError(
+            source, f"pyperf file format version {version!r} is not supported (1.0, 6 and 5 are)"
+        )
+    suite_meta = mapping(doc.get("metadata"), source, "the file's 'metadata'")
+    if "benchmarks" in doc:
+        benches = doc["benchmarks"]
+        need(isinstance(benches, list) and benches, source, "'benchmarks' is empty or not a list")
+    else:
+        need("runs" in doc, source, "neither 'benchmarks' nor 'runs': not a pyperf file")
+        benches = [doc]
+        suite_meta = {}
+    out: dict = {}
+    for k, bench in enumerate(benches, 1):
+        need(isinstance(bench, dict), source, f"benchmark #{k} is not a JSON object")
+        meta = {
+            **suite_meta,
+            **mapping(bench.get("common_metadata"), source, f"benchmark #{k}'s 'common_metadata'"),
+            **mapping(bench.get("metadata"), source, f"benchmark #{k}'s 'metadata'"),
+        }
+        name = meta.get("name")
+        if name is None:
+            name = "(unnamed)" if len(benches) == 1 else f"#{k}"
+        name = str(name)
+        out_units = _processes(bench.get("runs"), source, name)
+        if name in out:
+            raise InputError(source, f"{prefix(name)}appears twice in the file")
+        out[name] = (out_units, unit_info(meta.get("unit", "second")))
+    return out
+
+
+def _processes(runs, source, name) -> list[list[float]]:
+    need(isinstance(runs, list), source, f"{prefix(name)}'runs' is missing or not a list")
+    units = []
+    for r, run in enumerate(runs, 1):
+        need(isinstance(run, dict), source, f"{prefix(name)}run {r} is not a JSON object")
+        vals = run.get("values", run.get("samples"))
+        if not vals:  # calibration run: warm-ups only
+            continue
+        units.append(numbers(vals, source, name, f"run {r}"))
+    if not units:
+        raise InputError(
+            source, f"{prefix(name)}no run has values (only calibration or warm-up runs)"
+        )
+    return units

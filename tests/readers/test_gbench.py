@@ -1,0 +1,72 @@
+"""Google Benchmark result files (--benchmark_format=json)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from reader_helpers import write_json
+
+import esize as ez
+from esize.readers import GBENCH_TIMES, detect_format, read_benchmarks
+from esize.readers import gbench as reader
+from harness_data import gbench_results
+
+
+def test_gbench_ignores_aggregates(harness):
+    assert detect_format(harness["gbench-old"]) == "gbench"
+    got = read_benchmarks(harness["gbench-old"])
+    doc = gbench_results("old")
+    assert list(got) == ["BM_Sort/1024", "BM_Sort/65536", "BM_Hash"]
+    for name, (design, unit) in got.items():
+        reps = [e for e in doc["benchmarks"] if e["run_name"] == name and e["run_type"] == "iteration"]
+        assert design.levels == ("repetition",) and design.shape == (5,)
+        np.testing.assert_array_equal(design.data, [e["real_time"] for e in reps])
+        assert unit.unit == reps[0]["time_unit"] and unit.lower_is_better
+    cpu = read_benchmarks(harness["gbench-old"], gbench_time="cpu_time")
+    sort = [e["cpu_time"] for e in doc["benchmarks"] if e["name"] == "BM_Sort/1024"]
+    np.testing.assert_array_equal(cpu["BM_Sort/1024"].design.data, sort)
+    assert GBENCH_TIMES == ("real_time", "cpu_time")
+
+
+def test_gbench_failed_benchmark_is_skipped_with_a_warning(tmp_path):
+    doc = gbench_results("old")
+    for e in doc["benchmarks"]:
+        if e["name"] == "BM_Hash":
+            e["error_occurred"] = True
+            e["error_message"] = "out of memory"
+    p = write_json(tmp_path / "failed.json", doc)
+    with pytest.warns(ez.EsizeWarning) as rec:
+        got = read_benchmarks(p)
+    assert list(got) == ["BM_Sort/1024", "BM_Sort/65536"]
+    assert [str(w.message) for w in rec] == [
+        f"{p}: benchmark 'BM_Hash': skipped: the harness reported an error (out of memory)"
+    ]
+
+
+def test_gbench_aggregates_only_and_old_names(tmp_path):
+    aggs = [e for e in gbench_results("old")["benchmarks"] if e["run_type"] == "aggregate"]
+    p = write_json(tmp_path / "agg.json", {"context": {}, "benchmarks": aggs})
+    with pytest.raises(ez.InputError, match="only aggregates: rerun without"):
+        read_benchmarks(p)
+    # files of versions without run_type: aggregates are known by their suffix
+    rows = [{"name": "BM_X", "real_time": t, "cpu_time": t, "time_unit": "us"} for t in (1.0, 2.0)]
+    rows.append({"name": "BM_X_mean", "real_time": 1.5, "cpu_time": 1.5, "time_unit": "us"})
+    got = read_benchmarks(write_json(tmp_path / "old.json", {"benchmarks": rows}))
+    assert list(got) == ["BM_X"] and got["BM_X"].design.shape == (2,)
+    assert got["BM_X"].unit.scale == pytest.approx(1e-6)
+
+
+def test_gbench_bad_options_and_units(tmp_path, harness):
+    with pytest.raises(ez.InputError, match="--gbench-time must be one of"):
+        read_benchmarks(harness["gbench-old"], gbench_time="wall")
+    rows = [{"name": "BM_X", "real_time": 1.0, "time_unit": u} for u in ("ns", "us")]
+    with pytest.raises(ez.InputError, match=r"different time units \(ns, us\)"):
+        read_benchmarks(write_json(tmp_path / "u.json", {"context": {}, "benchmarks": rows}))
+
+
+def test_gbench_sniff_and_options():
+    assert reader.sniff(gbench_results("old"))
+    assert reader.sniff({"benchmarks": [{"name": "a", "real_time": 1.0}]})
+    assert not reader.sniff({"benchmarks": [{"runs": []}]})  # pyperf's
+    assert reader.LEVELS == ("repetition",)
+    assert reader.NEXT_RUN_OPTIONS == {"repetition": "--benchmark_repetitions="}
