@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from reader_helpers import write_json
 
 import esize as ez
 from esize.readers import GBENCH_TIMES, detect_format, read_benchmarks
 from esize.readers import gbench as reader
 from harness_data import gbench_results
+
+from .reader_helpers import write_json
 
 
 def test_gbench_ignores_aggregates(harness):

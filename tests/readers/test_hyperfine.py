@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from reader_helpers import write_json
 
 import esize as ez
 from esize.readers import UnitInfo, detect_format, read_benchmarks
 from esize.readers import hyperfine as reader
 from harness_data import hyperfine_results
+
+from .reader_helpers import write_json
 
 
 def test_hyperfine_commands_and_times(harness):

@@ -6,12 +6,13 @@ import copy
 
 import numpy as np
 import pytest
-from reader_helpers import FI, write_json
 
 import esize as ez
 from esize.readers import jmh as reader
 from esize.readers import read_benchmarks
 from harness_data import jmh_results
+
+from .reader_helpers import FI, write_json
 
 
 def test_jmh_names_units_and_designs(harness):

@@ -7,11 +7,12 @@ import json
 
 import numpy as np
 import pytest
-from reader_helpers import PV, needs_pyperf, pyperf, pyperf_designs, pyperf_file, write_json
 
 import esize as ez
 from esize.readers import UnitInfo, detect_format, read_benchmarks
 from esize.readers import pyperf as reader
+
+from .reader_helpers import PV, needs_pyperf, pyperf, pyperf_designs, pyperf_file, write_json
 
 
 @needs_pyperf

@@ -8,12 +8,13 @@ import json
 
 import numpy as np
 import pytest
-from reader_helpers import HARNESS_DIR, run_python, write_json
 
 import esize as ez
 import esize.readers as readers
 from esize.readers import _read, design_from_ragged, detect_format, plural, read_benchmarks
 from harness_data import BUILDERS
+
+from .reader_helpers import HARNESS_DIR, run_python, write_json
 
 
 def test_design_from_ragged_deeper_levels():

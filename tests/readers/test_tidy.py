@@ -13,12 +13,13 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reader_helpers import run_python, tidy_lines, write_csv
 
 import esize as ez
 from esize._design import tidy_design
 from esize.readers import design_from_ragged, detect_format, read_benchmarks
 from esize.readers import tidy as reader
+
+from .reader_helpers import run_python, tidy_lines, write_csv
 
 WQE_OLD = [[[9, 11], [5, 6]], [[16, 13], [12, 8]], [[15, 7], [10, 14]]]
 WQE_NEW = [[[10, 12], [6, 7]], [[9, 1], [11, 4]], [[8, 5], [3, 2]]]
@@ -134,6 +135,7 @@ def test_benchmark_column_and_where(tmp_path):
     p = _two_benchmarks(tmp_path)
     got = read_benchmarks(p, benchmark_column="benchmark")
     assert list(got) == ["x", "y"]
+    np.testing.assert_array_equal(got["x"].design.data, WQE_OLD)
     np.testing.assert_array_equal(got["y"].design.data, WQE_NEW)
     only = read_benchmarks(p, where=["benchmark=y", "binary=2"], levels=["execution"])
     np.testing.assert_array_equal(only[None].design.data, WQE_NEW[1])

@@ -14,8 +14,8 @@ import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from .._errors import EsizeError
 from .._atomic import atomic_write
+from .._errors import EsizeError
 
 __all__ = ["PLOT_SUFFIXES", "compare_figure", "summary_figure", "save_figure"]
 

@@ -14,7 +14,7 @@ One module per format: :mod:`~esize.readers.tidy` (CSV, Parquet),
 """
 
 from ._common import BALANCE_MODES, Benchmark, design_from_ragged, plural
-from ._match import Matching, align_pair, match_benchmarks
+from ._match import Matching, align_pair, match_benchmarks, names_text
 from ._read import (
     FORMATS,
     GBENCH_TIMES,
@@ -39,6 +39,7 @@ __all__ = [
     "match_benchmarks",
     "align_pair",
     "next_run_options",
+    "names_text",
     "design_from_ragged",
     "plural",
 ]

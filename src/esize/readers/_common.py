@@ -95,6 +95,9 @@ def mapping(x, source, what: str) -> dict:
     return x
 
 
+_PLAIN_NUMBERS = {int, float}
+
+
 def number(x, source, benchmark, where: str) -> float:
     """A finite float from a JSON value, or an InputError naming where it sits."""
     if isinstance(x, bool) or not isinstance(x, (int, float)):
@@ -114,6 +117,9 @@ def numbers(seq, source, benchmark, where: str) -> list[float]:
             source,
             f"{prefix(benchmark)}{where} should be a list of numbers, got {type(seq).__name__}",
         )
+    # the usual case, checked at C speed: JSON numbers only (bool is not int here), finite
+    if set(map(type, seq)) <= _PLAIN_NUMBERS and all(map(math.isfinite, seq)):
+        return list(map(float, seq))
     return [number(x, source, benchmark, f"{where}, value {k}") for k, x in enumerate(seq, 1)]
 
 

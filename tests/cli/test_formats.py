@@ -1,18 +1,16 @@
-"""Reading benchmark harness results: pyperf, JMH, Google Benchmark, hyperfine.
+"""Harness result files through the command line: pyperf, JMH, Google Benchmark,
+hyperfine, and tidy tables with several benchmarks; figures.
 
 The pyperf tests use real result files shipped inside the pyperf package
-(``pyperf/tests/telco.json`` and ``mult_list_py3*.json``), found with
-:mod:`importlib.resources`; their expected designs are rebuilt with pyperf's own
-loader, a second route independent of :mod:`esize.formats`. The other harnesses'
-files are small hand-made documents (``harness_data.py``) whose numbers the tests
-rebuild by hand. Every expected interval is computed by calling the library on
-those hand-built designs.
+(``pyperf/tests/telco.json`` and ``mult_list_py3*.json``); their expected designs
+are rebuilt with pyperf's own loader, a second route independent of
+:mod:`esize.readers`. The other harnesses' files are small hand-made documents
+(``harness_data.py``) whose numbers the tests rebuild by hand. Every expected
+interval is computed by calling the library on those hand-built designs.
 """
 
 from __future__ import annotations
 
-import importlib.resources
-import io
 import json
 import math
 from pathlib import Path
@@ -22,56 +20,20 @@ import pandas as pd
 import pytest
 
 import esize as ez
-from esize.cli import _main as esize_cli
-from esize.readers import read_benchmarks
-from esize.cli._progress import ProgressBar
 from esize._bootstrap import benchmark_seed
-from harness_data import gbench_results, hyperfine_results, jmh_results, write_all
-from test_cli import WQE_NEW, WQE_OLD, assert_one_line_error, cli, run_modules, tidy, write_csv
+from harness_data import gbench_results, hyperfine_results, jmh_results
+from readers.reader_helpers import FI, PV, needs_pyperf, pyperf_designs, pyperf_file, write_json
 
-try:  # in the test extra; without it only the pyperf tests are skipped
-    import pyperf
-except ImportError:  # pragma: no cover
-    pyperf = None
-
-needs_pyperf = pytest.mark.skipif(pyperf is None, reason="pyperf (test extra) is not installed")
-PV = ("process", "value")
-FI = ("fork", "iteration")
-
-
-def pyperf_file(name: str) -> Path:
-    p = importlib.resources.files("pyperf") / "tests" / name
-    assert p.is_file(), f"pyperf no longer ships {name}"
-    return Path(str(p))
-
-
-def pyperf_designs(path) -> dict[str, ez.Design]:
-    """Designs rebuilt with pyperf's own loader: one row per run that has values."""
-    suite = pyperf.BenchmarkSuite.load(str(path))
-    out = {}
-    for bench in suite.get_benchmarks():
-        runs = [run.values for run in bench.get_runs() if run.values]
-        out[bench.get_name()] = ez.Design(np.array(runs, dtype=float), PV)
-    return out
-
-
-def run_json(argv, capsys) -> tuple[dict, str]:
-    code, out, err = cli([*argv, "--json"], capsys)
-    assert code == 0, err
-    return json.loads(out), err
-
-
-def write_json(path: Path, doc) -> Path:
-    path.write_text(json.dumps(doc))
-    return path
-
-
-@pytest.fixture(scope="module")
-def harness(tmp_path_factory):
-    return write_all(tmp_path_factory.mktemp("harness"))
-
-
-# == pyperf: real files ================================================================
+from .helpers import (
+    WQE_NEW,
+    WQE_OLD,
+    assert_one_line_error,
+    cli,
+    run_json,
+    run_modules,
+    tidy,
+    write_csv,
+)
 
 
 @needs_pyperf
@@ -187,9 +149,6 @@ def test_pyperf_balance_truncate(tmp_path, capsys):
     assert "19 processes cut, 19 values dropped" in note
 
 
-# == JMH ===============================================================================
-
-
 def test_compare_jmh_throughput_words_follow_unit(harness, capsys):
     out, _ = run_json(
         ["compare", harness["jmh-old"], harness["jmh-new"], "--seed", "3", "--resamples", "1000"], capsys
@@ -272,9 +231,6 @@ def test_jmh_unit_conversion(harness, tmp_path, capsys):
     )
 
 
-# == Google Benchmark ====================================================================
-
-
 def test_compare_gbench_by_hand(harness, capsys):
     out, _ = run_json(
         ["compare", harness["gbench-old"], harness["gbench-new"], "--gbench-time", "cpu_time",
@@ -319,7 +275,6 @@ def test_gbench_plan_needs_no_costs(harness, capsys):
     assert out["suggestion"] == "gbench --benchmark_repetitions=20"
 
 
-# == hyperfine ===========================================================================
 def test_hyperfine_compare_by_hand(harness, capsys):
     out, _ = run_json(
         ["compare", harness["hyperfine-old"], harness["hyperfine-new"], "--seed", "2", "--resamples", "800"],
@@ -348,7 +303,6 @@ def test_single_benchmark_files_pair_up_across_names(tmp_path, capsys):
     assert out["ratio"] == pytest.approx(np.mean(new_r["times"]) / np.mean(old["results"][0]["times"]))
 
 
-# == tidy tables with several benchmarks ====================================================
 def _two_benchmark_tables(tmp_path):
     o = pd.concat([tidy(WQE_OLD, benchmark="x"), tidy(WQE_NEW, benchmark="y")], ignore_index=True)
     n = pd.concat([tidy(WQE_NEW, benchmark="x"), tidy(WQE_OLD, benchmark="z")], ignore_index=True)
@@ -357,9 +311,7 @@ def _two_benchmark_tables(tmp_path):
 
 def test_tidy_benchmark_column(tmp_path, capsys):
     po, pn = _two_benchmark_tables(tmp_path)
-    got = read_benchmarks(po, benchmark_column="benchmark")
-    assert list(got) == ["x", "y"]
-    np.testing.assert_array_equal(got["x"].design.data, WQE_OLD)
+    # reading the column itself: tests/readers/test_tidy.py
     out, err = run_json(["compare", po, pn, "--benchmark-column", "--method", "fieller"], capsys)
     # only x is in both files; y and z are reported, not an error
     assert [b["name"] for b in out["benchmarks"]] == ["x"]
@@ -405,7 +357,6 @@ def test_tidy_balance_truncate(tmp_path, capsys):
     assert "5 executions cut, 5 measurements dropped" in err
 
 
-# == bad input ===========================================================================
 @pytest.mark.parametrize(
     "doc, words",
     [
@@ -482,7 +433,6 @@ def test_subprocess_harness_errors_no_traceback(tmp_path):
         assert_one_line_error(code, out, err, file=file, words=words)
 
 
-# == plots ===============================================================================
 MAGIC = {".png": b"\x89PNG", ".pdf": b"%PDF", ".svg": b"<?xml"}
 
 
@@ -511,38 +461,3 @@ def test_plot_bad_extension_and_unwritable(harness, tmp_path, capsys):
     assert_one_line_error(
         *cli(["summary", harness["jmh-old"], "--plot", d], capsys), file=d, words=["cannot write"]
     )
-
-
-# == progress bar and suite library ==========================================================
-class _Tty(io.StringIO):
-    def isatty(self):
-        return True
-
-
-def test_progress_bar_draws_only_on_a_terminal():
-    tty = _Tty()
-    with ProgressBar(10, stream=tty, delay=0.0, interval=0.0) as bar:
-        for _ in range(10):
-            bar(1)
-    text = tty.getvalue()
-    assert "\r" in text and "100 %" in text and text.endswith("\r")
-    pipe = io.StringIO()
-    with ProgressBar(10, stream=pipe, delay=0.0) as bar:
-        bar(10)
-    assert pipe.getvalue() == ""
-
-
-def test_compare_shows_progress_on_terminal_only(harness, capsys, monkeypatch):
-    shown = []
-
-    class Forced(ProgressBar):
-        def __init__(self, total, *a, enabled=None, **kw):
-            super().__init__(total, stream=_Tty(), enabled=enabled, delay=0.0, interval=0.0)
-            shown.append(self)
-
-    monkeypatch.setattr(esize_cli, "ProgressBar", Forced)
-    args = ["compare", harness["hyperfine-old"], harness["hyperfine-new"], "--seed", "1", "--resamples", "400"]
-    assert cli(args, capsys)[0] == 0
-    assert shown[-1].done == 2 * 2 * 400 and "bootstrap [" in shown[-1].stream.getvalue()
-    assert cli([*args, "--json"], capsys)[0] == 0
-    assert shown[-1].stream.getvalue() == ""  # silent in --json mode

@@ -1,0 +1,262 @@
+"""The command line's argument parser and the types of its options.
+
+Building the parser loads nothing but :mod:`argparse`: no statistics, no reader, so
+that ``esize --version`` and ``esize --help`` start as fast as ``import esize``
+allows. The choices of ``--format``, ``--balance`` and ``--gbench-time`` are
+therefore spelled out here; a test checks that they equal those of
+:mod:`esize.readers`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .. import __version__
+
+__all__ = ["EXIT_BAD_INPUT", "DEFAULT_LEVELS", "build_parser"]
+
+#: Exit status of every user mistake (bad option, bad file, bad data).
+EXIT_BAD_INPUT = 2
+
+#: Grouping columns of a tidy table when ``--levels`` is not given.
+DEFAULT_LEVELS = ["binary", "execution"]
+
+# equal to esize.readers.FORMATS, BALANCE_MODES and GBENCH_TIMES (tested)
+FORMATS = ("tidy", "pyperf", "jmh", "gbench", "hyperfine")
+BALANCE_MODES = ("truncate",)
+GBENCH_TIMES = ("real_time", "cpu_time")
+METHODS = ("fieller", "bootstrap", "both")
+DROPPED_COST_RULES = ("fold", "replace")
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on stderr and exit status 2."""
+
+    def error(self, message: str) -> None:
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_BAD_INPUT)
+
+
+# -- argument types ----------------------------------------------------------------------
+def levels_arg(text: str) -> list[str]:
+    """``--levels``: comma-separated column names, at least one."""
+    levels = [x.strip() for x in text.split(",") if x.strip()]
+    if not levels:
+        raise argparse.ArgumentTypeError("--levels needs at least one column name")
+    return levels
+
+
+def costs_arg(text: str) -> list[float]:
+    """``--costs``: comma-separated numbers, at least one (checked for sign later)."""
+    try:
+        costs = [float(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"costs must be numbers, got {text!r}") from None
+    if not costs:
+        raise argparse.ArgumentTypeError("--costs needs at least one number")
+    return costs
+
+
+def number_arg(convert, ok, requirement: str):
+    """An argument type that converts the text and checks the value.
+
+    Parameters
+    ----------
+    convert : callable
+        ``int`` or ``float``.
+    ok : callable
+        Predicate on the converted value.
+    requirement : str
+        What the value must satisfy, said when ``ok`` is false.
+    """
+
+    def parse(text: str):
+        try:
+            value = convert(text)
+        except ValueError:
+            kind = "an integer" if convert is int else "a number"
+            raise argparse.ArgumentTypeError(f"not {kind}: {text!r}") from None
+        if not ok(value):
+            raise argparse.ArgumentTypeError(f"{requirement}, got {value}")
+        return value
+
+    return parse
+
+
+alpha_arg = number_arg(float, lambda a: 0 < a < 1, "alpha must lie in (0, 1)")
+positive_int = number_arg(int, lambda v: v >= 1, "must be a positive integer")
+nonneg_int = number_arg(int, lambda v: v >= 0, "must be >= 0")
+threshold_arg = number_arg(
+    float, lambda t: 0 <= t < 1, "threshold is a fraction in [0, 1) (0.02 means 2 %)"
+)
+
+
+def plot_arg(text: str) -> str:
+    """``--plot``: a file name ending in ``.png``, ``.pdf`` or ``.svg``."""
+    from ._plots import PLOT_SUFFIXES
+
+    suffix = text[text.rfind(".") :].lower() if "." in text else ""
+    if suffix not in PLOT_SUFFIXES:
+        raise argparse.ArgumentTypeError(
+            f"the plot file must end in {', '.join(PLOT_SUFFIXES)}, got {text!r}"
+        )
+    return text
+
+
+# -- the parser --------------------------------------------------------------------------
+def _add_input_options(p: argparse.ArgumentParser, *, plot: bool = False) -> None:
+    g = p.add_argument_group("input")
+    g.add_argument(
+        "--format",
+        choices=FORMATS,
+        default=None,
+        help="input format (default: detected; tidy for CSV/Parquet, else the harness "
+        "that wrote the JSON: pyperf, jmh, gbench or hyperfine)",
+    )
+    g.add_argument(
+        "--benchmark",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="only this benchmark (repeatable); in a tidy table it implies "
+        "--benchmark-column benchmark",
+    )
+    g.add_argument(
+        "--balance",
+        choices=BALANCE_MODES,
+        default=None,
+        help="make unbalanced data balanced: 'truncate' keeps the first m units of every "
+        "group, m being the smallest group's size, and reports what it dropped "
+        "(default: unbalanced data is an error)",
+    )
+    g.add_argument(
+        "--warmup",
+        type=nonneg_int,
+        default=0,
+        metavar="K",
+        help="drop the first K measurements of every lowest-level group",
+    )
+    t = p.add_argument_group("tidy CSV/Parquet tables")
+    t.add_argument(
+        "--levels",
+        type=levels_arg,
+        default=None,
+        help="grouping columns, highest level first (default: binary,execution); "
+        "the rows are the lowest level, 'measurement'",
+    )
+    t.add_argument("--value", default=None, help="column with the measured values (default: time)")
+    t.add_argument(
+        "--where",
+        action="append",
+        default=[],
+        metavar="COL=VALUE",
+        help="keep only rows where COL equals VALUE (repeatable)",
+    )
+    t.add_argument(
+        "--benchmark-column",
+        nargs="?",
+        const="benchmark",
+        default=None,
+        metavar="COL",
+        help="split the table into benchmarks by column COL (default COL: benchmark); "
+        "without it the whole table is one benchmark",
+    )
+    h = p.add_argument_group("Google Benchmark files")
+    h.add_argument(
+        "--gbench-time",
+        choices=GBENCH_TIMES,
+        default=None,
+        help="which time to read (default: real_time)",
+    )
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.add_argument(
+        "--output", "-o", metavar="FILE", help="also write the JSON result to FILE (atomically)"
+    )
+    if plot:
+        p.add_argument(
+            "--plot",
+            type=plot_arg,
+            default=None,
+            metavar="FILE",
+            help="also draw a figure into FILE (.png, .pdf or .svg)",
+        )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``esize`` parser with its three subcommands: summary, compare, plan.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        Its usage errors print one line on stderr and exit with status 2.
+    """
+    parser = _Parser(
+        prog="esize",
+        description="Effect-size confidence intervals for performance measurements "
+        "(Kalibera & Jones): per-level variation, CIs for a mean and for the ratio of "
+        "two systems' means, and how to dimension the next experiment. Reads tidy "
+        "CSV/Parquet tables and the JSON results of pyperf, JMH, Google Benchmark and "
+        "hyperfine.",
+    )
+    parser.add_argument("--version", action="version", version=f"esize {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("summary", help="per-level variances and a CI for the mean")
+    p.add_argument("data", help="tidy CSV/Parquet table or harness JSON result file")
+    _add_input_options(p, plot=True)
+    p.add_argument("--alpha", type=alpha_arg, default=0.05, help="1 - confidence (default 0.05)")
+    p.add_argument("--normal", action="store_true", help="normal instead of t quantile")
+
+    p = sub.add_parser("compare", help="CI for the ratio of means NEW/OLD and a verdict")
+    p.add_argument("old", help="measurements of the old (baseline) system")
+    p.add_argument("new", help="measurements of the new system (same design)")
+    _add_input_options(p, plot=True)
+    p.add_argument("--alpha", type=alpha_arg, default=0.05, help="1 - confidence (default 0.05)")
+    p.add_argument("--normal", action="store_true", help="Fieller with the normal quantile")
+    p.add_argument("--method", choices=METHODS, default="both")
+    p.add_argument(
+        "--threshold",
+        type=threshold_arg,
+        default=0.02,
+        help="smallest relative change that matters, as a fraction (default 0.02)",
+    )
+    p.add_argument(
+        "--resamples", type=positive_int, default=10_000, help="bootstrap replicates (default 10000)"
+    )
+    p.add_argument(
+        "--scheme", default=None, help="bootstrap scheme: R/N per level or FLAT (default all R)"
+    )
+    p.add_argument(
+        "--seed", type=nonneg_int, default=None, help="bootstrap seed (default: fresh, reported)"
+    )
+
+    p = sub.add_parser("plan", help="optimal repetition counts for the next experiment")
+    p.add_argument("data", help="pilot measurements: tidy table or harness JSON result file")
+    _add_input_options(p)
+    p.add_argument(
+        "--costs",
+        type=costs_arg,
+        default=None,
+        help="cost of a new unit at each level from the lowest up, in measurements: "
+        "c1 (warm-up per execution, process or fork), c2 (build per binary), ...; "
+        "required unless the data have a single level",
+    )
+    p.add_argument(
+        "--budget",
+        type=float,
+        default=None,
+        help="time budget in measurements: also dimension the experiment",
+    )
+    p.add_argument(
+        "--dropped-cost",
+        choices=DROPPED_COST_RULES,
+        default="fold",
+        help="after dropping a level with T^2 <= 0, optimise with the true cost of a new "
+        "unit above it (fold, default) or with the dropped level's cost alone (replace, "
+        "the paper's convention)",
+    )
+    p.add_argument(
+        "--alpha", type=alpha_arg, default=0.05, help="1 - confidence for --budget (default 0.05)"
+    )
+    return parser

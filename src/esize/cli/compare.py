@@ -1,0 +1,518 @@
+"""``esize compare``: how much faster or slower is the new system, and is it certain?
+
+For every benchmark found in both files: the ratio of means new/old with Fieller's
+interval (Section "Confidence Interval for Ratio of Means") and the hierarchical
+bootstrap's percentile interval (Section "Bootstrap Methods"), and a verdict
+against a threshold of relevance. A suite of several benchmarks also gets the
+geometric mean of the ratios with a bootstrap interval from the same replicates.
+
+The work is split in pieces that each return plain values: :func:`read_pairs`
+(reading, matching, aligning), :func:`fieller_interval` and :func:`suite_bootstrap`
+(the intervals), :func:`benchmark_row` and :func:`suite_row` (verdicts); a
+:class:`CompareResult` holds them and renders text or JSON.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from .._bootstrap import SuiteInterval, geometric_mean_ratio_ci, parse_scheme
+from .._decision import describe, verdict
+from .._design import Design
+from .._errors import EsizeError
+from .._intervals import Interval, fieller_ci
+from ..readers import align_pair, match_benchmarks
+from ..readers.units import UnitInfo
+from ._shared import Column, format_table, num, progress_bar, read_input, save_plot, unit_text
+
+__all__ = [
+    "Pair",
+    "CompareRow",
+    "SuiteRow",
+    "CompareResult",
+    "read_pairs",
+    "fieller_interval",
+    "suite_bootstrap",
+    "benchmark_row",
+    "suite_row",
+    "compare",
+    "cmd_compare",
+]
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One benchmark of both files, ready to compare.
+
+    Attributes
+    ----------
+    name, new_name : str or None
+        Its name in the old file and in the new one (they differ only when two
+        single-benchmark files are paired).
+    unit : UnitInfo
+        The old file's unit; the new design has been converted into it.
+    old, new : Design
+        The two designs, of the same levels and shape.
+    scheme : str
+        Bootstrap resampling scheme (``"RRR"``, ``"RNR"``, ``"FLAT"``, ...).
+    """
+
+    name: str | None
+    new_name: str | None
+    unit: UnitInfo
+    old: Design
+    new: Design
+    scheme: str
+    old_mean: float = field(init=False)
+    new_mean: float = field(init=False)
+
+    def __post_init__(self) -> None:  # the means are used several times: compute once
+        object.__setattr__(self, "old_mean", self.old.mean)
+        object.__setattr__(self, "new_mean", self.new.mean)
+
+    @property
+    def ratio(self) -> float:
+        return self.new_mean / self.old_mean
+
+
+@dataclass(frozen=True)
+class CompareRow:
+    """The comparison of one benchmark.
+
+    Attributes
+    ----------
+    pair : Pair
+        What was compared.
+    alpha, threshold : float
+        One minus the confidence level; the smallest relative change that matters.
+    fieller : Interval or None
+        Fieller's interval (None unless asked for); ``normal`` says its quantile.
+    bootstrap : Interval or None
+        The bootstrap interval (None unless asked for), from ``resamples``
+        replicates drawn with ``seed``.
+    verdict : str
+        ``"faster"``, ``"slower"``, ``"same"`` or ``"inconclusive"``.
+    verdict_method : str or None
+        ``"fieller"`` or ``"bootstrap"``: the interval the verdict comes from
+        (Fieller's when it is bounded), None when there is no bounded one.
+    description : str
+        The verdict in words.
+    """
+
+    pair: Pair
+    alpha: float
+    threshold: float
+    fieller: Interval | None
+    normal: bool
+    bootstrap: Interval | None
+    resamples: int
+    seed: int | None
+    verdict: str
+    verdict_method: str | None
+    description: str
+
+    @property
+    def chosen(self) -> Interval | None:
+        """The interval the verdict comes from."""
+        return {"fieller": self.fieller, "bootstrap": self.bootstrap}.get(self.verdict_method)
+
+    def to_json(self) -> dict:
+        """JSON-ready dictionary; infinite limits become null."""
+        p = self.pair
+        out: dict = {"name": p.name}
+        if p.new_name != p.name:
+            out["new_name"] = p.new_name
+        out.update(p.unit.as_dict())
+        out.update(
+            {
+                "ratio": p.ratio,
+                "old": {"mean": p.old_mean},
+                "new": {"mean": p.new_mean},
+                "alpha": self.alpha,
+                "threshold": self.threshold,
+            }
+        )
+        if self.fieller is not None:
+            f = self.fieller
+            out["fieller"] = {
+                "lower": num(f.lower),
+                "upper": num(f.upper),
+                "bounded": f.bounded,
+                "quantile": "normal" if self.normal else "t",
+            }
+        if self.bootstrap is not None:
+            b = self.bootstrap
+            out["bootstrap"] = {
+                "lower": num(b.lower),
+                "upper": num(b.upper),
+                "scheme": p.scheme,
+                "resamples": self.resamples,
+                "seed": self.seed,
+            }
+        out["verdict"] = self.verdict
+        out["verdict_method"] = self.verdict_method
+        out["description"] = self.description
+        out["design"] = {"old": p.old.counts, "new": p.new.counts}
+        return out
+
+    def render_lines(self) -> list[str]:
+        """The benchmark's block of the text output (a single comparison)."""
+        p = self.pair
+        conf = f"{100 * (1 - self.alpha):g} %"
+        lines = []
+        if p.name is not None:
+            label = p.name if p.new_name == p.name else f"{p.name} (new: {p.new_name})"
+            lines.append(f"benchmark       {label}   {unit_text(p.unit)}".rstrip())
+        lines.append(
+            f"ratio new/old   {p.ratio:.6g}   (old mean {p.old_mean:.6g}, "
+            f"new mean {p.new_mean:.6g})"
+        )
+        if self.fieller is not None:
+            f = self.fieller
+            lines.append(
+                f"Fieller {conf:<8}[{f.lower:.6g}, {f.upper:.6g}]"
+                if f.bounded
+                else f"Fieller {conf:<8}unbounded: the old mean is not distinguishable from zero"
+            )
+        if self.bootstrap is not None:
+            b = self.bootstrap
+            lines.append(
+                f"bootstrap {p.scheme:<6}[{b.lower:.6g}, {b.upper:.6g}]  "
+                f"({self.resamples} resamples, seed {self.seed})"
+            )
+        lines.append(
+            f"verdict         {self.verdict} at threshold {100 * self.threshold:g} % "
+            f"(from {self.verdict_method or 'no interval'}): {self.description}"
+        )
+        return lines
+
+    def plot_row(self) -> dict:
+        """What :func:`esize.cli._plots.compare_figure` draws of this benchmark."""
+        p, iv = self.pair, self.chosen
+        return {
+            "name": "data" if p.name is None else p.name,
+            "ratio": p.ratio,
+            "lower": num(iv.lower) if iv is not None else None,
+            "upper": num(iv.upper) if iv is not None else None,
+            "unit": p.unit.unit,
+            "lower_is_better": p.unit.lower_is_better,
+        }
+
+
+@dataclass(frozen=True)
+class SuiteRow:
+    """The geometric mean of a suite's ratios, with its bootstrap interval and verdict.
+
+    Attributes
+    ----------
+    interval : SuiteInterval
+        The library's result (geometric mean, limits, replicates).
+    scheme : str or list of str
+        The benchmarks' scheme, or one per benchmark when they differ.
+    seed : int
+        The suite's seed.
+    lower_is_better : bool
+        Direction of the geometric mean (times unless every benchmark is a rate).
+    inverted : list
+        Benchmarks (rates among times) whose ratio entered as old/new.
+    verdict, description : str
+        The verdict against the threshold, and in words.
+    """
+
+    interval: SuiteInterval
+    scheme: str | list
+    seed: int
+    lower_is_better: bool
+    inverted: list
+    verdict: str
+    description: str
+
+    def to_json(self) -> dict:
+        """JSON-ready dictionary (without the replicates)."""
+        out = self.interval.as_dict()
+        out.update(
+            {
+                "scheme": self.scheme,
+                "seed": self.seed,
+                "lower_is_better": self.lower_is_better,
+                "inverted": list(self.inverted),
+                "verdict": self.verdict,
+                "description": self.description,
+            }
+        )
+        return out
+
+
+@dataclass(frozen=True)
+class CompareResult:
+    """``esize compare`` of two files.
+
+    Attributes
+    ----------
+    old, new : str
+        The files as given on the command line.
+    old_format, new_format : str
+        Their formats.
+    alpha, threshold : float
+        One minus the confidence level; the smallest relative change that matters.
+    rows : list of CompareRow
+        One per benchmark compared.
+    only_in_old, only_in_new : list
+        Names found in one file only.
+    suite : SuiteRow or None
+        The geometric mean, for two or more benchmarks.
+    """
+
+    old: str
+    new: str
+    old_format: str
+    new_format: str
+    alpha: float
+    threshold: float
+    rows: list
+    only_in_old: list = field(default_factory=list)
+    only_in_new: list = field(default_factory=list)
+    suite: SuiteRow | None = None
+
+    _SINGLE = ("ratio", "old", "new", "alpha", "threshold", "fieller", "bootstrap",
+               "verdict", "verdict_method", "description")
+
+    def to_json(self) -> dict:
+        """JSON-ready dictionary; a single benchmark's fields are repeated at the top."""
+        benchmarks = [r.to_json() for r in self.rows]
+        out: dict = {"files": {"old": self.old, "new": self.new}}
+        if len(benchmarks) == 1:
+            one = benchmarks[0]
+            out.update({k: one[k] for k in self._SINGLE if k in one})
+        else:
+            out.update({"alpha": self.alpha, "threshold": self.threshold})
+        out["benchmarks"] = benchmarks
+        out["only_in_old"] = list(self.only_in_old)
+        out["only_in_new"] = list(self.only_in_new)
+        if self.suite is not None:
+            out["suite"] = self.suite.to_json()
+        return out
+
+    def render_text(self) -> str:
+        """The text printed without ``--json``: one block, or a table for a suite."""
+        if self.suite is None:
+            return "\n".join(self.rows[0].render_lines())
+        return "\n".join(self._suite_table())
+
+    def _suite_table(self) -> list[str]:
+        rows, s = self.rows, self.suite
+        conf = f"{100 * (1 - self.alpha):g} %"
+        width = max(14, *(len(str(r.pair.name)) for r in rows)) + 2
+        units = [r.pair.unit.unit + ("" if r.pair.unit.lower_is_better else " ↑") for r in rows]
+        uw = max(6, *(len(u) for u in units)) + 2
+        columns = (
+            Column("benchmark", width),
+            Column("unit", uw),
+            Column("ratio", 9, ">", ".4f"),
+            Column("lower", 9, ">", ".4f"),
+            Column("upper", 9, ">", ".4f"),
+            Column("verdict", 14, gap="  "),
+            Column("change"),
+        )
+        cells = []
+        for r, unit in zip(rows, units):
+            iv = r.chosen
+            lo = num(iv.lower) if iv is not None else None
+            hi = num(iv.upper) if iv is not None else None
+            cells.append((
+                str(r.pair.name), unit, r.pair.ratio,
+                "-inf" if lo is None else lo, "inf" if hi is None else hi,
+                r.verdict, r.description,
+            ))
+        si = s.interval
+        gm = ("geometric mean", "", si.geometric_mean, si.lower, si.upper, s.verdict,
+              s.description)
+        scheme = s.scheme if isinstance(s.scheme, str) else "/".join(s.scheme)
+        lines = [
+            f"old         {self.old}   ({self.old_format})",
+            f"new         {self.new}   ({self.new_format})",
+            f"intervals   {conf} Fieller (bootstrap where Fieller is unbounded or not run); "
+            f"threshold {100 * self.threshold:g} %",
+            "",
+            *format_table(columns, cells),
+            "",
+            *format_table(columns, [gm], header=False),
+            f"{'':<{width}}(bootstrap {scheme} within each benchmark, {si.resamples} resamples, "
+            f"seed {s.seed})",
+        ]
+        if any(not r.pair.unit.lower_is_better for r in rows):
+            lines.append("")
+            lines.append(
+                "↑ marks rates (higher is better): for them a ratio above 1 means new is faster"
+            )
+        if s.inverted:
+            lines.append(
+                "the geometric mean mixes rates and times: rates enter it as old/new, so below 1 "
+                "means new is faster"
+            )
+        return lines
+
+    def plot(self, path: str) -> None:
+        """Draw the ratios (and the geometric mean) into ``path``."""
+        from ._plots import compare_figure
+
+        suite = None if self.suite is None else self.suite.to_json()
+        fig = compare_figure(
+            [r.plot_row() for r in self.rows], threshold=self.threshold, alpha=self.alpha,
+            suite=suite,
+        )
+        save_plot(path, fig)
+
+
+# -- the computation ---------------------------------------------------------------------
+def read_pairs(args) -> tuple[str, str, list[Pair], list, list]:
+    """Read both files, pair their benchmarks and make every pair comparable.
+
+    Returns
+    -------
+    (str, str, list of Pair, list, list)
+        The formats of the old and the new file, the pairs, and the names found
+        only in the old or only in the new file.
+
+    Raises
+    ------
+    EsizeError
+        Unreadable files, nothing to compare, designs that differ, or a scheme
+        that resamples nothing.
+    """
+    fo, old_b = read_input(args.old, args)
+    fn, new_b = read_input(args.new, args)
+    matching = match_benchmarks(
+        old_b, new_b, args.benchmark, old_source=args.old, new_source=args.new
+    )
+    wants_boot = args.method != "fieller"
+    pairs = []
+    for name, new_name, bo, bn in matching.pairs:
+        old, new = align_pair(
+            bo, bn, name=name, new_name=new_name, old_source=args.old, new_source=args.new,
+            balance=args.balance,
+        )
+        n_levels = old.n_levels
+        scheme = parse_scheme("R" * n_levels if args.scheme is None else args.scheme, n_levels)
+        if wants_boot and "R" not in scheme and scheme != "FLAT":
+            raise EsizeError(f"scheme {scheme!r} resamples no level; use at least one R, or FLAT")
+        pairs.append(Pair(name, new_name, bo.unit, old, new, scheme))
+    return fo, fn, pairs, matching.only_old, matching.only_new
+
+
+def directions(pairs: list[Pair]) -> tuple[list[bool], bool]:
+    """Which benchmarks enter the geometric mean inverted, and whether the suite mixes
+    rates with times (then the rates are inverted, so that every ratio is a time's)."""
+    lib = [p.unit.lower_is_better for p in pairs]
+    mixed = len(set(lib)) > 1
+    return [mixed and not d for d in lib], mixed
+
+
+def fresh_seed() -> int:
+    """A random 32-bit seed (reported, so that the run can be repeated)."""
+    return int.from_bytes(os.urandom(4), "big")
+
+
+def suite_bootstrap(pairs: list[Pair], *, resamples: int, alpha: float, seed: int,
+                    invert: list[bool], progress=None) -> SuiteInterval:
+    """Bootstrap every pair (each with its own stream) and the geometric mean.
+
+    A single unnamed pair draws from ``seed`` itself, so its interval equals
+    :func:`esize.bootstrap_ratio_ci` with that seed; named pairs draw from streams
+    derived from their names.
+    """
+    unnamed = len(pairs) == 1 and pairs[0].name is None
+    return geometric_mean_ratio_ci(
+        [(p.old, p.new) for p in pairs],
+        scheme=[p.scheme for p in pairs],
+        n_resamples=resamples,
+        alpha=alpha,
+        rng=seed,
+        names=None if unnamed else [p.name for p in pairs],
+        invert=invert,
+        progress=progress,
+    )
+
+
+def fieller_interval(pair: Pair, *, alpha: float, normal: bool) -> Interval:
+    """Fieller's interval for the ratio of the pair's means."""
+    return fieller_ci(pair.old, pair.new, alpha=alpha, normal=normal)
+
+
+def benchmark_row(pair: Pair, fieller: Interval | None, boot: Interval | None, *, alpha: float,
+                  threshold: float, normal: bool, resamples: int, seed: int | None) -> CompareRow:
+    """The verdict of one benchmark, from Fieller's interval when it is bounded, else
+    from the bootstrap's."""
+    method, chosen = None, None
+    if fieller is not None and fieller.bounded:
+        method, chosen = "fieller", fieller
+    elif boot is not None:
+        method, chosen = "bootstrap", boot
+    lib = pair.unit.lower_is_better
+    if chosen is None:
+        word, text = "inconclusive", "no bounded interval"
+    else:
+        word = verdict(chosen.lower, chosen.upper, threshold, bounded=chosen.bounded,
+                       lower_is_better=lib)
+        text = describe(pair.ratio, chosen.lower, chosen.upper, alpha, lower_is_better=lib)
+    return CompareRow(pair, alpha, threshold, fieller, normal, boot, resamples, seed,
+                      word, method, text)
+
+
+def suite_row(pairs: list[Pair], suite: SuiteInterval, *, threshold: float, seed: int,
+              invert: list[bool], mixed: bool) -> SuiteRow:
+    """The suite's verdict; rates mixed with times enter as old/new."""
+    lib = mixed or pairs[0].unit.lower_is_better
+    schemes = [p.scheme for p in pairs]
+    return SuiteRow(
+        interval=suite,
+        scheme=schemes[0] if len(set(schemes)) == 1 else schemes,
+        seed=seed,
+        lower_is_better=lib,
+        inverted=[p.name for p, inv in zip(pairs, invert) if inv],
+        verdict=verdict(suite.lower, suite.upper, threshold, lower_is_better=lib),
+        description=describe(suite.geometric_mean, suite.lower, suite.upper, suite.alpha,
+                             lower_is_better=lib),
+    )
+
+
+def compare(args) -> CompareResult:
+    """Compare the two files of ``args`` (options as parsed by the command line)."""
+    fo, fn, pairs, only_old, only_new = read_pairs(args)
+    want_fieller = args.method in ("fieller", "both")
+    want_boot = args.method in ("bootstrap", "both")
+    invert, mixed = directions(pairs)
+    suite = seed = None
+    if want_boot or len(pairs) >= 2:
+        seed = args.seed if args.seed is not None else fresh_seed()
+        with progress_bar(2 * len(pairs) * args.resamples, enabled=not args.json) as progress:
+            suite = suite_bootstrap(pairs, resamples=args.resamples, alpha=args.alpha,
+                                    seed=seed, invert=invert, progress=progress)
+    rows = [
+        benchmark_row(
+            p,
+            fieller_interval(p, alpha=args.alpha, normal=args.normal) if want_fieller else None,
+            suite.intervals[j] if want_boot else None,
+            alpha=args.alpha,
+            threshold=args.threshold,
+            normal=args.normal,
+            resamples=args.resamples,
+            seed=seed,
+        )
+        for j, p in enumerate(pairs)
+    ]
+    srow = None
+    if len(pairs) >= 2:
+        srow = suite_row(pairs, suite, threshold=args.threshold, seed=seed, invert=invert,
+                         mixed=mixed)
+    return CompareResult(args.old, args.new, fo, fn, args.alpha, args.threshold, rows,
+                         only_old, only_new, srow)
+
+
+def cmd_compare(args) -> CompareResult:
+    """``esize compare``: the result, and its figure drawn when ``--plot`` asks."""
+    result = compare(args)
+    if args.plot:
+        result.plot(args.plot)
+    return result

@@ -1,0 +1,178 @@
+"""``esize summary``: per-level variation and a confidence interval for the mean.
+
+For every benchmark of a file: the variance estimates of each level (Section
+"Estimating Unknown Variances": the biased per-level variances :math:`S_i^2` and the
+unbiased estimates :math:`T_i^2` of the model's variances) and the t (or normal)
+interval for the mean of the hierarchical design (Section "Confidence Interval for
+the Mean").
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from .._estimators import VarianceComponents, variance_components
+from .._intervals import Interval, mean_ci
+from ..readers.units import UnitInfo
+from ._shared import (
+    Column,
+    file_line,
+    format_table,
+    read_input,
+    require_replication,
+    save_plot,
+    select,
+    unit_text,
+)
+
+__all__ = ["SummaryRow", "SummaryResult", "summarize", "cmd_summary"]
+
+_LEVEL_TABLE = (
+    Column("level", 14),
+    Column("n", 6, ">"),
+    Column("S2", 14, ">", ".6g"),
+    Column("T2", 14, ">", ".6g"),
+    Column("S %", 9, ">", ".3f"),
+    Column("T %", 9, ">", ".3f"),
+)
+
+
+@dataclass(frozen=True)
+class SummaryRow:
+    """The summary of one benchmark.
+
+    Attributes
+    ----------
+    name : str or None
+        The benchmark (None for a tidy table read as one design).
+    unit : UnitInfo
+        Unit of the values and their direction.
+    counts : dict
+        Level name -> number of units per parent, highest level first.
+    ci : Interval
+        Interval for the mean.
+    variance : VarianceComponents
+        Per-level variance estimates.
+    """
+
+    name: str | None
+    unit: UnitInfo
+    counts: dict
+    ci: Interval
+    variance: VarianceComponents
+
+    @property
+    def levels(self) -> list[str]:
+        return list(self.counts)
+
+    def to_json(self) -> dict:
+        """JSON-ready dictionary (name, unit, levels, counts, mean, ci, variance)."""
+        ci = self.ci
+        return {
+            "name": self.name,
+            **self.unit.as_dict(),
+            "levels": self.levels,
+            "counts": dict(self.counts),
+            "mean": ci.estimate,
+            "ci": {"method": ci.method, "alpha": ci.alpha, "lower": ci.lower, "upper": ci.upper},
+            "variance": self.variance.as_dict(),
+        }
+
+    def render_lines(self) -> list[str]:
+        """The benchmark's block of the text output."""
+        ci, vc, counts = self.ci, self.variance, self.counts
+        conf = f"{100 * (1 - ci.alpha):g} %"
+        size = math.prod(counts.values())
+        lines = [] if self.name is None else [
+            f"benchmark   {self.name}   {unit_text(self.unit)}".rstrip()
+        ]
+        lines += [
+            f"design      {' > '.join(counts)}: {' x '.join(map(str, counts.values()))} "
+            f"({size} measurements)",
+            f"mean        {ci.estimate:.6g}",
+            f"{conf} CI  [{ci.lower:.6g}, {ci.upper:.6g}]  ({ci.method}, "
+            f"+-{100 * ci.half_width / ci.estimate:.2f} % of the mean)",
+            "",
+        ]
+        rows = [
+            (name, str(n), vc.S2[k], vc.T2[k], vc.S_pct[k], vc.T_pct[k])
+            for k, (name, n) in enumerate(counts.items())
+        ]
+        return lines + format_table(_LEVEL_TABLE, rows)
+
+    def plot_row(self) -> dict:
+        """What :func:`esize.cli._plots.summary_figure` draws of this benchmark."""
+        return {
+            "name": "data" if self.name is None else self.name,
+            "levels": self.levels,
+            "T_pct": [float(x) for x in self.variance.T_pct],
+            "T2": [float(x) for x in self.variance.T2],
+        }
+
+
+@dataclass(frozen=True)
+class SummaryResult:
+    """``esize summary`` of one file.
+
+    Attributes
+    ----------
+    file : str
+        The file as given on the command line.
+    format : str
+        Its format (``"tidy"`` or a harness).
+    rows : list of SummaryRow
+        One per benchmark, in file order (or the order asked for).
+    """
+
+    file: str
+    format: str
+    rows: list = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        """JSON-ready dictionary; a single benchmark's fields are repeated at the top."""
+        benchmarks = [r.to_json() for r in self.rows]
+        out: dict = {"file": self.file}
+        if len(benchmarks) == 1:
+            one = benchmarks[0]
+            out.update({k: one[k] for k in ("levels", "counts", "mean", "ci", "variance")})
+        out["benchmarks"] = benchmarks
+        return out
+
+    def render_text(self) -> str:
+        """The table printed without ``--json``."""
+        lines = [file_line(self.file, self.format)]
+        for k, row in enumerate(self.rows):
+            if k:
+                lines.append("")
+            lines += row.render_lines()
+        return "\n".join(lines)
+
+
+def summarize(args) -> SummaryResult:
+    """Read the file of ``args.data`` and summarise every (selected) benchmark."""
+    fmt, benches = read_input(args.data, args)
+    benches = select(args.data, benches, args.benchmark)
+    rows = []
+    for name, (design, unit) in benches.items():
+        require_replication(args.data, name, design)
+        rows.append(
+            SummaryRow(
+                name=name,
+                unit=unit,
+                counts=design.counts,
+                ci=mean_ci(design, alpha=args.alpha, normal=args.normal),
+                variance=variance_components(design),
+            )
+        )
+    return SummaryResult(args.data, fmt, rows)
+
+
+def cmd_summary(args) -> SummaryResult:
+    """``esize summary``: the result, and its figure drawn when ``--plot`` asks."""
+    result = summarize(args)
+    if args.plot:
+        from ._plots import summary_figure
+
+        save_plot(args.plot, summary_figure([r.plot_row() for r in result.rows]))
+    return result

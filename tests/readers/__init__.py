@@ -1,0 +1,1 @@
+"""Tests of the readers (esize.readers), one module per harness."""
