@@ -1,10 +1,10 @@
-"""The paper's coverage claims set beside our simulation (report section).
+"""The paper's claims on coverage (Section "Coverage") beside our simulation.
 
-Each numeric claim of the targets page (section 5) becomes a
-:class:`esize.fa_claims.Claim` with the paper's statement, our number, its Monte
-Carlo standard error and a verdict. The input is ``coverage.csv`` (one row per point
-and method); :func:`validation_table` compares the approximate simulation with the
-exact one on the validation cases.
+Each numeric claim becomes a :class:`esize_study.claims.Claim` record with the
+paper's statement, our number, its Monte Carlo standard error, the deciding rule and
+a verdict. The input is ``coverage.csv`` (one row per point and method);
+:func:`validation_table` compares the approximate simulation with the exact one on
+the validation cases.
 """
 
 from __future__ import annotations
@@ -12,10 +12,11 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 
-from .fa_claims import Claim
+from .claims import AGREE, DISAGREE, PARTLY, UNDECIDED, Claim, render_notes, render_table
 
-__all__ = ["Claim", "evaluate", "render", "validation_table", "validation_summary", "is_fft"]
+__all__ = ["evaluate", "render", "validation_table", "validation_summary", "is_fft"]
 
 
 def _pct(x: float, digits: int = 1) -> str:
@@ -66,9 +67,9 @@ def _spread(values: dict) -> tuple[str, float]:
 def _check(values: dict, ok) -> tuple[str, str]:
     """Verdict over benchmarks and a note naming those that miss (``ok(cov, se)``)."""
     if not values:
-        return "n/a", ""
+        return UNDECIDED, ""
     good = {b: ok(c, se) for b, (c, se) in values.items()}
-    verdict = "yes" if all(good.values()) else "partly" if any(good.values()) else "no"
+    verdict = AGREE if all(good.values()) else PARTLY if any(good.values()) else DISAGREE
     miss = [f"{b} {_pct(values[b][0])}" for b in values if not good[b]]
     note = f"outside (beyond two standard errors and the stated slack): {', '.join(miss)}" if miss else ""
     return verdict, note
@@ -116,11 +117,32 @@ def _pick(names, *wanted):
     return out
 
 
-def evaluate(table, counts=None) -> list[Claim]:
-    """Evaluate every claim of targets section 5 that the dataset allows.
+def _claim(id, figure, statement, paper, ours, mc_error, verdict, explanation, rule, **values):
+    return Claim(id=id, figure=figure, statement=statement, paper=paper, ours=ours, rule=rule,
+                 verdict=verdict, explanation=explanation, mc_error=mc_error, values=values)
 
-    ``table``: ``coverage.csv``; ``counts`` (optional): per-cell counts with
-    ``unbounded`` (Fieller intervals that are not finite).
+
+def _values(vals: dict) -> dict:
+    return {b: {"coverage": c, "se": se} for b, (c, se) in vals.items()}
+
+
+def _each(rule: str) -> str:
+    return f"every benchmark {rule}; partly if some"
+
+
+def evaluate(table, counts=None) -> list[Claim]:
+    """Evaluate every claim on coverage that the dataset allows.
+
+    Parameters
+    ----------
+    table : DataFrame
+        ``coverage.csv``.
+    counts : DataFrame, optional
+        Per-cell counts with ``unbounded`` (Fieller intervals that are not finite).
+
+    Returns
+    -------
+    list of Claim
     """
     d = _Table(table)
     out: list[Claim] = []
@@ -132,12 +154,16 @@ def evaluate(table, counts=None) -> list[Claim]:
         text, se = _spread(vals)
         if kind == "about":
             claim, (verdict, note) = f"about {100 * paper:g} %", _about(vals, paper, 0.01)
+            rule = _each(f"within max(2 SE, 1 point) of {100 * paper:g} %")
         elif kind == "under":
             claim, (verdict, note) = f"under {100 * paper:g} %", _below(vals, paper)
+            rule = _each(f"under {100 * paper:g} % + 2 SE")
         else:
             claim, (verdict, note) = "95-96 %", _between(vals, *paper)
-        out.append(Claim("fCOV", f"asymptotic, {k} binaries (all benchmarks)", claim, text,
-                         _pct(se, 2), verdict, note))
+            rule = _each("in 95-96 % widened by 2 SE")
+        out.append(_claim(f"cov.fcov.asymptotic.{k}b", "fCOV",
+                          f"asymptotic, {k} binaries (all benchmarks)", claim, text,
+                          _pct(se, 2), verdict, note, rule, **_values(vals)))
 
     # -- fCOV, RRR bootstrap --------------------------------------------------------------
     fft = [n for n in d.names if is_fft(n)]
@@ -157,28 +183,40 @@ def evaluate(table, counts=None) -> list[Claim]:
             if not ok[-1]:
                 miss.append(b)
         se_max = float(d.sel("fCOV", "bootstrap", "RRR")["se"].max())
-        out.append(Claim("fCOV", "RRR bootstrap, FFT benchmarks: coverage converges to 95 % from "
-                         "below as binaries grow", "from below to 95 %", "; ".join(parts),
-                         f"<= {_pct(se_max, 2)}",
-                         "yes" if ok and all(ok) else "partly" if any(ok) else "no",
-                         f"not from below to within 1.5 points of 95 %: {', '.join(miss)}" if miss else ""))
+        out.append(_claim("cov.fcov.bootstrap.fft", "fCOV",
+                          "RRR bootstrap, FFT benchmarks: coverage converges to 95 % from below "
+                          "as binaries grow", "from below to 95 %", "; ".join(parts),
+                          f"<= {_pct(se_max, 2)}",
+                          AGREE if ok and all(ok) else PARTLY if any(ok) else DISAGREE,
+                          f"not from below to within 1.5 points of 95 %: {', '.join(miss)}"
+                          if miss else "",
+                          _each("below 95 % - 2 SE at the fewest binaries, within max(2 SE, "
+                                "1.5 points) of 95 % at the most, never above"),
+                          failing=miss))
     if other:
-        v3 = {b: v for b, v in d.at("fCOV", "bootstrap", "RRR", "binaries", 3).items() if b in other}
+        v3 = {b: v for b, v in d.at("fCOV", "bootstrap", "RRR", "binaries", 3).items()
+              if b in other}
         text, se = _spread(v3)
         verdict, note = _about(v3, 0.95, 0.015)
-        out.append(Claim("fCOV", "RRR bootstrap, non-FFT benchmarks, 3 binaries", "about 95 %",
-                         text, _pct(se, 2), verdict, note))
+        out.append(_claim("cov.fcov.bootstrap.nonfft.3b", "fCOV",
+                          "RRR bootstrap, non-FFT benchmarks, 3 binaries", "about 95 %",
+                          text, _pct(se, 2), verdict, note,
+                          _each("within max(2 SE, 1.5 points) of 95 %"), **_values(v3)))
         kmax = int(d.sel("fCOV", "bootstrap", "RRR")["binaries"].max())
         vm = {b: v for b, v in d.at("fCOV", "bootstrap", "RRR", "binaries", kmax).items()
               if b in other}
         text, se = _spread(vm)
         rising = all(vm[b][0] > v3.get(b, (1.0, 0))[0] for b in vm)
         verdict, note = _between(vm, 0.98, 0.99)
-        if verdict == "yes" and not rising:
-            verdict = "partly"
-        out.append(Claim("fCOV", f"RRR bootstrap, non-FFT benchmarks, rising to {kmax} binaries",
-                         "98-99 %", text + ("" if rising else "; not above the 3-binary value everywhere"),
-                         _pct(se, 2), verdict, note))
+        if verdict == AGREE and not rising:
+            verdict = PARTLY
+        out.append(_claim("cov.fcov.bootstrap.nonfft.max", "fCOV",
+                          f"RRR bootstrap, non-FFT benchmarks, rising to {kmax} binaries",
+                          "98-99 %",
+                          text + ("" if rising else "; not above the 3-binary value everywhere"),
+                          _pct(se, 2), verdict, note,
+                          _each("in 98-99 % widened by 2 SE and above its 3-binary value"),
+                          **_values(vm)))
 
     # -- normal quantile -------------------------------------------------------------------
     for k, paper, kind in ((3, 0.88, "about"), (5, 0.90, "over"), (15, 0.94, "over")):
@@ -186,10 +224,13 @@ def evaluate(table, counts=None) -> list[Claim]:
         text, se = _spread(vals)
         if kind == "about":
             claim, (verdict, note) = f"about {100 * paper:g} %", _about(vals, paper, 0.01)
+            rule = _each(f"within max(2 SE, 1 point) of {100 * paper:g} %")
         else:
             claim, (verdict, note) = f"over {100 * paper:g} %", _above(vals, paper)
-        out.append(Claim("fCOVNormal", f"normal-quantile Fieller, {k} binaries (all benchmarks)",
-                         claim, text, _pct(se, 2), verdict, note))
+            rule = _each(f"over {100 * paper:g} % - 2 SE")
+        out.append(_claim(f"cov.fcovnormal.{k}b", "fCOVNormal",
+                          f"normal-quantile Fieller, {k} binaries (all benchmarks)",
+                          claim, text, _pct(se, 2), verdict, note, rule, **_values(vals)))
 
     # -- fCOVGrid ------------------------------------------------------------------------
     for bench, lo, hi in (("FFT NA OPT", 0.948, 0.989), ("Rijndael OPT", 0.95, 0.989)):
@@ -208,12 +249,15 @@ def evaluate(table, counts=None) -> list[Claim]:
             note = (f"our largest coverage is at {int(at_max.binaries)} binaries (t quantile with "
                     f"{int(at_max.binaries) - 1} degree of freedom); from 3 binaries on it is "
                     f"{_pct(float(s3['coverage'].max()))}")
-        out.append(Claim("fCOVGrid", f"{bench}, asymptotic: range of coverage over the grid "
-                         f"(binaries from {kmin}, executions {int(sel['executions'].min())}-"
-                         f"{int(sel['executions'].max())})", f"{_pct(lo)} to {_pct(hi)}",
-                         f"{_pct(cmin)} ({int(at_min.binaries)} b, {int(at_min.executions)} e) to "
-                         f"{_pct(cmax)} ({int(at_max.binaries)} b, {int(at_max.executions)} e)",
-                         _pct(se, 2), "yes" if all(ok) else "partly" if any(ok) else "no", note))
+        out.append(_claim(f"cov.fcovgrid.range.{bench}", "fCOVGrid",
+                          f"{bench}, asymptotic: range of coverage over the grid "
+                          f"(binaries from {kmin}, executions {int(sel['executions'].min())}-"
+                          f"{int(sel['executions'].max())})", f"{_pct(lo)} to {_pct(hi)}",
+                          f"{_pct(cmin)} ({int(at_min.binaries)} b, {int(at_min.executions)} e) to "
+                          f"{_pct(cmax)} ({int(at_max.binaries)} b, {int(at_max.executions)} e)",
+                          _pct(se, 2), AGREE if all(ok) else PARTLY if any(ok) else DISAGREE,
+                          note, "both ends within max(2 SE, 1 point); partly if one",
+                          min=cmin, max=cmax, se=se))
     for method, label in (("asymptotic", "asymptotic"), ("normal", "normal-quantile")):
         sel = d.sel("fCOVGrid", method, "-")
         if sel.empty:
@@ -225,13 +269,16 @@ def evaluate(table, counts=None) -> list[Claim]:
             resid.append(sd)
         se = float(sel["se"].median())
         r2min = float(np.nanmin(shares))
-        out.append(Claim("fCOVGrid", f"{label}: the number of executions barely matters, the "
-                         "number of binaries does (all benchmarks)", "yes",
-                         f"binaries explain at least {100 * r2min:.0f} % of the variation over the "
-                         f"grid; the remainder has SD {100 * max(resid):.2f} points at most",
-                         f"{_pct(se, 2)} (median)",
-                         "yes" if r2min >= 0.8 and max(resid) <= max(2 * se, 0.005) else
-                         "partly" if r2min >= 0.5 else "no"))
+        out.append(_claim(f"cov.fcovgrid.binaries-matter.{method}", "fCOVGrid",
+                          f"{label}: the number of executions barely matters, the number of "
+                          "binaries does (all benchmarks)", "yes",
+                          f"binaries explain at least {100 * r2min:.0f} % of the variation over the "
+                          f"grid; the remainder has SD {100 * max(resid):.2f} points at most",
+                          f"{_pct(se, 2)} (median)",
+                          AGREE if r2min >= 0.8 and max(resid) <= max(2 * se, 0.005) else
+                          PARTLY if r2min >= 0.5 else DISAGREE, "",
+                          "binaries explain >= 80 % and the rest is within max(2 SE, 0.5 "
+                          "points); partly from 50 %", share=r2min, residual_sd=max(resid)))
 
     # -- fCOVR ---------------------------------------------------------------------------
     sel = d.sel("fCOVR", "asymptotic", "-")
@@ -242,20 +289,26 @@ def evaluate(table, counts=None) -> list[Claim]:
             if es.size >= 3:
                 rhos.append(_rank_corr(es, cov))
                 parts.append(f"{b} {_pct(cov[0])} -> {_pct(cov[-1])}")
-        out.append(Claim("fCOVR", f"asymptotic, one binary: coverage falls as executions grow "
-                         f"({int(sel['executions'].min())} to {int(sel['executions'].max())})",
-                         "falls", f"rank correlation {min(rhos):.2f} to {max(rhos):.2f} over "
-                         f"{len(rhos)} benchmarks", "-",
-                         "yes" if max(rhos) < -0.8 else "partly" if min(rhos) < 0 else "no"))
+        out.append(_claim("cov.fcovr.asymptotic.falls", "fCOVR",
+                          f"asymptotic, one binary: coverage falls as executions grow "
+                          f"({int(sel['executions'].min())} to {int(sel['executions'].max())})",
+                          "falls", f"rank correlation {min(rhos):.2f} to {max(rhos):.2f} over "
+                          f"{len(rhos)} benchmarks", "-",
+                          AGREE if max(rhos) < -0.8 else PARTLY if min(rhos) < 0 else DISAGREE,
+                          "", "every rank correlation under -0.8; partly if one is negative",
+                          rho=rhos))
         worst = sel.loc[sel.groupby("benchmark")["coverage"].idxmin()]
         low = worst[worst["coverage"] < 0.9]
-        out.append(Claim("fCOVR", "asymptotic, one binary: with many executions the coverage "
-                         "gets too low, FFT and non-FFT benchmarks alike", "too low for all",
-                         "; ".join(f"{r.benchmark} {_pct(r.coverage)}" for r in worst.itertuples()),
-                         _pct(float(worst["se"].max()), 2),
-                         "yes" if len(low) == len(worst) else "partly" if len(low) else "no",
-                         "" if len(low) == len(worst) else
-                         "'too low' read as under 90 % at the largest number of executions"))
+        out.append(_claim("cov.fcovr.asymptotic.too-low", "fCOVR",
+                          "asymptotic, one binary: with many executions the coverage gets too "
+                          "low, FFT and non-FFT benchmarks alike", "too low for all",
+                          "; ".join(f"{r.benchmark} {_pct(r.coverage)}" for r in worst.itertuples()),
+                          _pct(float(worst["se"].max()), 2),
+                          AGREE if len(low) == len(worst) else PARTLY if len(low) else DISAGREE,
+                          "" if len(low) == len(worst) else
+                          "'too low' read as under 90 % at the largest number of executions",
+                          _each("under 90 % at its lowest"),
+                          lowest={r.benchmark: float(r.coverage) for r in worst.itertuples()}))
     selb = d.sel("fCOVR", "bootstrap", "RRR")
     if not selb.empty:
         ok, parts = [], []
@@ -266,12 +319,14 @@ def evaluate(table, counts=None) -> list[Claim]:
             j = int(np.argmax(cov))
             ok.append(cov[-1] < cov[j] - 2 * se[j])
             parts.append(f"{b} peak {_pct(cov[j])} at {int(es[j])}, {_pct(cov[-1])} at {int(es[-1])}")
-        out.append(Claim("fCOVR", "RRR bootstrap, one binary: past its peak, coverage falls as "
-                         "executions grow", "falls", "; ".join(parts),
-                         f"<= {_pct(float(selb['se'].max()), 2)}",
-                         "yes" if ok and all(ok) else "partly" if any(ok) else "no",
-                         "with very few executions the two-level bootstrap under-covers, so the "
-                         "curve first rises"))
+        out.append(_claim("cov.fcovr.bootstrap.falls", "fCOVR",
+                          "RRR bootstrap, one binary: past its peak, coverage falls as "
+                          "executions grow", "falls", "; ".join(parts),
+                          f"<= {_pct(float(selb['se'].max()), 2)}",
+                          AGREE if ok and all(ok) else PARTLY if any(ok) else DISAGREE,
+                          "with very few executions the two-level bootstrap under-covers, so the "
+                          "curve first rises",
+                          _each("ends more than 2 SE below its peak")))
 
     # -- fCOVRSGrid ----------------------------------------------------------------------
     for bench, lo, hi in (("FFT NA", 0.34, 0.98), ("HTTP OPT", 0.72, 0.99)):
@@ -283,15 +338,18 @@ def evaluate(table, counts=None) -> list[Claim]:
         at_min = sel.loc[sel["coverage"].idxmin()]
         at_max = sel.loc[sel["coverage"].idxmax()]
         ok = [abs(cmin - lo) <= max(2 * se, 0.03), abs(cmax - hi) <= max(2 * se, 0.01)]
-        out.append(Claim("fCOVRSGrid", f"{bench}, asymptotic, one binary: range of coverage over "
-                         f"executions {int(sel['executions'].min())}-{int(sel['executions'].max())} "
-                         f"x measurements {int(sel['measurements'].min())}-"
-                         f"{int(sel['measurements'].max())}", f"{_pct(lo, 0)} to {_pct(hi, 0)}",
-                         f"{_pct(cmin)} ({int(at_min.executions)} e, {int(at_min.measurements)} m) to "
-                         f"{_pct(cmax)} ({int(at_max.executions)} e, {int(at_max.measurements)} m)",
-                         _pct(se, 2), "yes" if all(ok) else "partly" if any(ok) else "no",
-                         "the extremes depend on the grid's limits (fewest and most executions and "
-                         "measurements), which the paper does not give"))
+        out.append(_claim(f"cov.fcovrsgrid.range.{bench}", "fCOVRSGrid",
+                          f"{bench}, asymptotic, one binary: range of coverage over "
+                          f"executions {int(sel['executions'].min())}-{int(sel['executions'].max())} "
+                          f"x measurements {int(sel['measurements'].min())}-"
+                          f"{int(sel['measurements'].max())}", f"{_pct(lo, 0)} to {_pct(hi, 0)}",
+                          f"{_pct(cmin)} ({int(at_min.executions)} e, {int(at_min.measurements)} m) to "
+                          f"{_pct(cmax)} ({int(at_max.executions)} e, {int(at_max.measurements)} m)",
+                          _pct(se, 2), AGREE if all(ok) else PARTLY if any(ok) else DISAGREE,
+                          "the extremes depend on the grid's limits (fewest and most executions and "
+                          "measurements), which the paper does not give",
+                          "lowest within max(2 SE, 3 points), highest within max(2 SE, 1 point); "
+                          "partly if one", min=cmin, max=cmax, se=se))
 
     if counts is not None and not counts.empty:
         c = counts[(counts["mode"] == "approx") & (counts["method"] != "bootstrap")].copy()
@@ -300,14 +358,16 @@ def evaluate(table, counts=None) -> list[Claim]:
         if not unb.empty:
             worst = unb.loc[(unb["unbounded"] / unb["n"]).idxmax()]
             unit = "binaries" if worst.binaries > 1 else "executions"
-            note = (f"in {len(unb)} of {len(c)} (point, method) cells, all with at most {int(unb['top'].max())} "
-                    f"top-level units; the largest share is {100 * worst.unbounded / worst.n:.1f} % "
-                    f"({worst.benchmark}, {worst.experiment}, {worst.method}, {int(worst.top)} "
-                    f"{unit})")
+            note = (f"in {len(unb)} of {len(c)} (point, method) cells, all with at most "
+                    f"{int(unb['top'].max())} top-level units; the largest share is "
+                    f"{100 * worst.unbounded / worst.n:.1f} % ({worst.benchmark}, "
+                    f"{worst.experiment}, {worst.method}, {int(worst.top)} {unit})")
         else:
             note = "none"
-        out.append(Claim("all", "unbounded Fieller sets (not a claim of the paper; they are "
-                         "counted as covering the truth)", "-", note, "-", "n/a"))
+        out.append(_claim("cov.unbounded", "all",
+                          "unbounded Fieller sets (not a claim of the paper; they are counted as "
+                          "covering the truth)", "-", note, "-", UNDECIDED, "",
+                          "not a claim: shown, not counted", cells=int(len(unb))))
     return _explain(out)
 
 
@@ -319,24 +379,23 @@ def _schemes_table(table) -> list[str]:
     ks = sorted(set(sel["binaries"]))
     show = [k for k in (3, 10, max(ks)) if k in ks] or ks[:3]
     schemes = [s for s in ("RRR", "RRN", "RNN", "FLAT") if s in set(sel["scheme"])]
-    head = "| benchmark | " + " | ".join(f"{s}, {k} b" for s in schemes for k in show) + " |"
     n2, n1 = int(sel["executions"].iloc[0]), int(sel["measurements"].iloc[0])
+    rows = []
+    for b in d.names:
+        row = {"benchmark": b}
+        for s in schemes:
+            for k in show:
+                v = d.at("fCOV", "bootstrap", s, "binaries", k).get(b)
+                row[f"{s}, {k} b"] = _pct(v[0]) if v else "n/a"
+        rows.append(row)
     lines = [
         "### Beyond the paper: resampling schemes (`figures/fCOVSchemes`)",
         "",
         f"Coverage of the percentile bootstrap in the fCOV setting ({n2} executions x {n1} "
         "measurements per binary) for each resampling scheme.",
         "",
-        head,
-        "|---|" + "---|" * (len(schemes) * len(show)),
+        pd.DataFrame(rows).to_markdown(index=False, disable_numparse=True),
     ]
-    for b in d.names:
-        cells = []
-        for s in schemes:
-            for k in show:
-                v = d.at("fCOV", "bootstrap", s, "binaries", k).get(b)
-                cells.append(_pct(v[0]) if v else "n/a")
-        lines.append(f"| {b} | " + " | ".join(cells) + " |")
     grid = d.t[(d.t["experiment"] == "fCOVGrid") & (d.t["method"] == "bootstrap")]
     if not grid.empty:
         lines += ["", "RRR bootstrap over the binaries x executions grid (`figures/fCOVGridBoot`, "
@@ -374,16 +433,16 @@ _WHY = {
 
 def _explain(claims: list[Claim]) -> list[Claim]:
     for c in claims:
-        if c.agrees in ("partly", "no"):
+        if c.verdict in (PARTLY, DISAGREE):
             for prefix, why in _WHY.items():
                 if c.statement.startswith(prefix):
-                    c.note = (c.note + ". " if c.note else "") + why
+                    c.explanation = (c.explanation + ". " if c.explanation else "") + why
     return claims
 
 
 def render(claims: list[Claim], table=None, validation: str = "") -> str:
     """Markdown section: claims table, notes, the schemes comparison and the validation."""
-    lines = [
+    parts = [
         "## Coverage (Figures fCOV, fCOVGrid, fCOVR, fCOVRSGrid)",
         "",
         "Coverage of 95 % intervals for the ratio of means new/old (true ratio 0.95) in a "
@@ -392,23 +451,18 @@ def render(claims: list[Claim], table=None, validation: str = "") -> str:
         "Carlo error is one standard error of a coverage estimate (the largest one where "
         "several benchmarks or cells are summarised).",
         "",
-        "| figure | claim | paper | ours | MC error | agrees |",
-        "|---|---|---|---|---|---|",
+        render_table(claims),
     ]
-    for c in claims:
-        lines.append(f"| {c.figure} | {c.statement} | {c.paper} | {c.ours} | {c.mc_error} | {c.agrees} |")
-    notes = [c for c in claims if c.agrees not in ("yes", "n/a") or c.note]
+    notes = render_notes(claims, "see the figure.")
     if notes:
-        lines += ["", "Notes:", ""]
-        for c in notes:
-            lines.append(f"- *{c.statement}* ({c.agrees}): {c.note or 'see the figure.'}")
+        parts += ["", notes]
     if table is not None:
         extra = _schemes_table(table)
         if extra:
-            lines += [""] + extra
+            parts += [""] + extra
     if validation:
-        lines += ["", validation]
-    return "\n".join(lines) + "\n"
+        parts += ["", validation]
+    return "\n".join(parts) + "\n"
 
 
 # -- validation --------------------------------------------------------------------------
@@ -421,8 +475,6 @@ def validation_table(frame):
     the whole shortcut). ``z`` is the coverage difference over its standard error
     (paired differences for ``paired``).
     """
-    import pandas as pd
-
     keys = ["benchmark", "experiment", "binaries", "executions", "measurements", "method", "scheme"]
     rows = []
     for key, g in frame.groupby(keys, sort=True):
@@ -486,17 +538,19 @@ def validation_summary(frame) -> str:
         f"measurements, different experiments: {int((i['z'].abs() <= 2).sum())} of {len(i)} "
         f"differences within two standard errors, the largest {i['z'].abs().max():.2f} SE."
     )
-    lines += [text, "", "| benchmark | case | method | exact | paired approx | independent approx "
-              "| max abs z |", "|---|---|---|---|---|---|---|"]
     keys = ["benchmark", "experiment", "binaries", "executions", "measurements", "method", "scheme"]
+    rows = []
     for key, g in t.groupby(keys, sort=True):
         b, e, k, n2, n1, m, s = key
         case = (f"{k} b x {n2} e x {n1} m" if e == "fCOV" else f"1 b, {n2} e x {n1} m")
-        meth = m if s == "-" else f"{m} {s}"
         pa = g[g["comparison"] == "paired"]
         ia = g[g["comparison"] == "independent"]
-        lines.append(
-            f"| {b} | {case} | {meth} | {_pct(g['exact'].iloc[0])} | "
-            f"{_pct(pa['approx'].iloc[0]) if len(pa) else '-'} | "
-            f"{_pct(ia['approx'].iloc[0]) if len(ia) else '-'} | {g['z'].abs().max():.2f} |")
+        rows.append({
+            "benchmark": b, "case": case, "method": m if s == "-" else f"{m} {s}",
+            "exact": _pct(g["exact"].iloc[0]),
+            "paired approx": _pct(pa["approx"].iloc[0]) if len(pa) else "-",
+            "independent approx": _pct(ia["approx"].iloc[0]) if len(ia) else "-",
+            "max abs z": f"{g['z'].abs().max():.2f}",
+        })
+    lines += [text, "", pd.DataFrame(rows).to_markdown(index=False, disable_numparse=True)]
     return "\n".join(lines) + "\n"

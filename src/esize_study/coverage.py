@@ -35,7 +35,7 @@ scaled chi-square variables independent of the means:
   means :math:`S^2_{2,b} \sim (\sigma^2_2 + \sigma^2_1/n_1)\chi^2_{n_2-1}/(n_2-1)` and
   its pooled within-execution variance :math:`W_b \sim \sigma^2_1
   \chi^2_{n_2(n_1-1)}/(n_2(n_1-1))`. These are the statistics the false-alarm engine
-  (:mod:`esize.falsealarm`) resamples approximately: binaries are resampled exactly
+  (:mod:`esize_study.falsealarm`) resamples approximately: binaries are resampled exactly
   and the resampled mean of one chosen binary is a normal draw with its exact
   bootstrap mean and variance,
 
@@ -61,7 +61,8 @@ approximation; the pipeline checks both against each other.
 
 Determinism
 -----------
-Experiments are simulated in blocks of ``cell.block``; block ``j`` of a cell draws
+Experiments are simulated in blocks of ``cell.block`` by :mod:`esize_study.engine`;
+block ``j`` of a cell draws
 from ``SeedSequence(seed, spawn_key=(b, E, k, e, n, boot, mode, j, stream))`` (``b``
 benchmark id, ``E`` experiment code, the cell's sizes, whether it is a bootstrap
 cell, the mode), so results do not depend on how blocks are spread over jobs, shards
@@ -71,14 +72,15 @@ or processes.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
-from esize import resample_means
-from esize import EsizeError
-from esize import critical_value, fieller
+from esize import EsizeError, critical_value, fieller, resample_means
+
+from .engine import generator, percentile_interval, run_tasks
 
 __all__ = [
     "EXPERIMENTS",
@@ -90,11 +92,9 @@ __all__ = [
     "CellSpec",
     "simulate_block",
     "simulate_cells",
-    "tasks_for",
     "summarise",
     "coverage_rows",
     "intervals_frame",
-    "bench_id",
     "cells_from_config",
     "validation_cells",
 ]
@@ -105,13 +105,6 @@ BOOT_SCHEMES = ("RRR", "RRN", "RNN", "FLAT")
 PARAMETRIC = ("asymptotic", "normal")
 MODES = {"approx": 0, "exact": 1}
 _UNITS, _BOOT_OLD, _BOOT_NEW, _PAIRED_OLD, _PAIRED_NEW = range(5)
-
-
-def bench_id(name: str) -> int:
-    """Stable integer identifying a benchmark in seeds (independent of list order)."""
-    import hashlib
-
-    return int.from_bytes(hashlib.sha256(name.encode()).digest()[:4], "little")
 
 
 @dataclass(frozen=True)
@@ -192,13 +185,14 @@ class CellSpec:
         return self.executions if self.two_level else self.binaries
 
     def blocks(self) -> int:
+        """Number of blocks of ``block`` experiments."""
         return math.ceil(self.experiments / self.block)
 
-
-def _rng(seed: int, bid: int, cell: CellSpec, block: int, stream: int) -> np.random.Generator:
-    key = (bid, EXPERIMENTS[cell.experiment], cell.binaries, cell.executions, cell.measurements,
-           int(bool(cell.schemes)), MODES[cell.mode], block, stream)
-    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=key)))
+    @property
+    def key(self) -> tuple[int, ...]:
+        """The cell's part of the seed key: experiment code, sizes, bootstrap, mode."""
+        return (EXPERIMENTS[self.experiment], self.binaries, self.executions, self.measurements,
+                int(bool(self.schemes)), MODES[self.mode])
 
 
 def _chi2_scaled(rng, scale: float, df: int, size) -> np.ndarray:
@@ -321,11 +315,6 @@ def _boot_exact(st: dict, cell: CellSpec, rng) -> dict:
     return out
 
 
-def _percentiles(ratios: np.ndarray, alpha: float):
-    lo, hi = np.quantile(ratios, [alpha / 2, 1 - alpha / 2], axis=-1, method="inverted_cdf")
-    return lo, hi
-
-
 # -- one block --------------------------------------------------------------------------
 def simulate_block(model: Model, cell: CellSpec, *, seed: int, bench_id: int,
                    block: int) -> list[dict]:
@@ -340,7 +329,7 @@ def simulate_block(model: Model, cell: CellSpec, *, seed: int, bench_id: int,
         return []
     boot = bool(cell.schemes)
     detailed = boot or cell.mode == "exact"
-    g = _rng(seed, bench_id, cell, block, _UNITS)
+    g = generator(seed, bench_id, cell.key, block, _UNITS)
     old = _system(model, cell, 1.0, g, c, detailed)
     new = _system(model, cell, model.ratio, g, c, detailed)
     theta = model.ratio
@@ -359,10 +348,10 @@ def simulate_block(model: Model, cell: CellSpec, *, seed: int, bench_id: int,
         else:
             runs.append(("approx", _boot_approx, _BOOT_OLD, _BOOT_NEW))
         for mode, fn, so, sn in runs:
-            bo = fn(old, cell, _rng(seed, bench_id, cell, block, so))
-            bn = fn(new, cell, _rng(seed, bench_id, cell, block, sn))
+            bo = fn(old, cell, generator(seed, bench_id, cell.key, block, so))
+            bn = fn(new, cell, generator(seed, bench_id, cell.key, block, sn))
             for s in cell.schemes:
-                lo, hi = _percentiles(bn[s] / bo[s], cell.alpha)
+                lo, hi = percentile_interval(bn[s] / bo[s], cell.alpha)
                 results.append(("bootstrap", s, mode, lo, hi, np.ones(c, dtype=bool)))
     records = []
     for method, scheme, mode, lo, hi, ok in results:
@@ -388,44 +377,21 @@ def simulate_block(model: Model, cell: CellSpec, *, seed: int, bench_id: int,
     return records
 
 
-def tasks_for(cells: Iterable[CellSpec]) -> list[tuple[CellSpec, int]]:
-    """All (cell, block) work items, in a fixed order."""
-    return [(cell, j) for cell in cells for j in range(cell.blocks())]
-
-
-def _run_tasks(model, tasks, seed, bid):
-    return [r for cell, j in tasks
-            for r in simulate_block(model, cell, seed=seed, bench_id=bid, block=j)]
+def _block_task(model: Model, cell: CellSpec, block: int, *, seed: int, bench_id: int):
+    return simulate_block(model, cell, seed=seed, bench_id=bench_id, block=block)
 
 
 def simulate_cells(model: Model, cells: Sequence[CellSpec], *, seed: int, bench_id: int,
                    n_jobs: int = 1, shard: tuple[int, int] = (0, 1)) -> list[dict]:
-    """Run every block of ``cells`` (or shard ``i`` of ``n`` of them) with joblib.
+    """Run every block of ``cells`` (or shard ``i`` of ``n`` of them).
 
     A shard takes every ``n``-th task; records come back in task order, and their
     union over shards equals the unsharded run, whatever ``n_jobs``. Cheap tasks are
-    grouped into batches of about equal cost for the workers.
+    grouped into batches of about equal cost for the workers (see
+    :func:`esize_study.engine.run_tasks`).
     """
-    i, n = shard
-    tasks = tasks_for(cells)[i::n]
-    if n_jobs == 1 or len(tasks) <= 1:
-        return _run_tasks(model, tasks, seed, bench_id)
-    from joblib import Parallel, delayed
-
-    batches, cur, cost = [], [], 0.0
-    target = sum(_cost(c) for c, _ in tasks) / (8 * n_jobs)
-    for t in tasks:
-        cur.append(t)
-        cost += _cost(t[0])
-        if cost >= target:
-            batches.append(cur)
-            cur, cost = [], 0.0
-    if cur:
-        batches.append(cur)
-    parts = Parallel(n_jobs=n_jobs, batch_size=1)(
-        delayed(_run_tasks)(model, b, seed, bench_id) for b in batches
-    )
-    return [r for part in parts for r in part]
+    fn = partial(_block_task, model, seed=seed, bench_id=bench_id)
+    return run_tasks(fn, cells, CellSpec.blocks, n_jobs=n_jobs, shard=shard, cost=_cost)
 
 
 def _cost(cell: CellSpec) -> float:

@@ -46,8 +46,8 @@ resampled exactly.
 
 Determinism
 -----------
-Comparisons are simulated in fixed-size blocks; block ``j`` of cell ``x`` of
-experiment ``E`` on benchmark ``b`` draws from
+Comparisons are simulated in fixed-size blocks by :mod:`esize_study.engine`; block
+``j`` of cell ``x`` of experiment ``E`` on benchmark ``b`` draws from
 ``SeedSequence(seed, spawn_key=(b, E, x, j, stream))``, so results do not depend on
 how blocks are spread over jobs, shards or processes.
 """
@@ -55,15 +55,15 @@ how blocks are spread over jobs, shards or processes.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
-from esize import resample_means
-from esize import Design
-from esize import EsizeError
-from esize import critical_value, fieller
+from esize import Design, EsizeError, critical_value, fieller, resample_means
+
+from .engine import generator, percentile_interval, run_tasks
 
 __all__ = [
     "BenchStats",
@@ -71,11 +71,9 @@ __all__ = [
     "CellSpec",
     "simulate_block",
     "simulate_cells",
-    "tasks_for",
     "rates_at",
     "min_threshold",
     "BOOT_SCHEMES",
-    "bench_id",
     "records_to_frame",
     "rate_rows",
     "contour",
@@ -147,29 +145,18 @@ class CellSpec:
     mode: str = "approx"
 
     def blocks(self, block: int) -> int:
+        """Number of blocks of ``block`` comparisons."""
         return math.ceil(self.comparisons / block)
 
-
-def bench_id(name: str) -> int:
-    """Stable integer identifying a benchmark in seeds (independent of list order)."""
-    import hashlib
-
-    return int.from_bytes(hashlib.sha256(name.encode()).digest()[:4], "little")
-
-
-def _rng(seed: int, bench_id: int, cell: CellSpec, block: int, stream: int):
-    key = (bench_id, EXPERIMENTS[cell.experiment], cell.size, block, stream)
-    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=key)))
+    @property
+    def key(self) -> tuple[int, int]:
+        """The cell's part of the seed key: experiment code and size."""
+        return (EXPERIMENTS[self.experiment], self.size)
 
 
 def _tstar(lower, upper, bounded):
     t = np.maximum(lower - 1.0, 1.0 - upper)
     return np.where(bounded, t, -np.inf)
-
-
-def _percentiles(ratios: np.ndarray, alpha: float):
-    lo, hi = np.quantile(ratios, [alpha / 2, 1 - alpha / 2], axis=-1, method="inverted_cdf")
-    return lo, hi
 
 
 def _param(m_old, v_old, m_new, v_new, df, alpha):
@@ -248,9 +235,9 @@ def simulate_block(st: BenchStats, cell: CellSpec, *, seed: int, bench_id: int, 
     if c <= 0:
         return []
     nb, ne, n1 = st.shape
-    g_units = _rng(seed, bench_id, cell, block, _STREAM_UNITS)
-    g_old = _rng(seed, bench_id, cell, block, _STREAM_BOOT_OLD)
-    g_new = _rng(seed, bench_id, cell, block, _STREAM_BOOT_NEW)
+    g_units = generator(seed, bench_id, cell.key, block, _STREAM_UNITS)
+    g_old = generator(seed, bench_id, cell.key, block, _STREAM_BOOT_OLD)
+    g_new = generator(seed, bench_id, cell.key, block, _STREAM_BOOT_NEW)
     if cell.experiment == "binaries":
         k = cell.size
         old = g_units.integers(0, nb, size=(c, k))
@@ -288,18 +275,13 @@ def simulate_block(st: BenchStats, cell: CellSpec, *, seed: int, bench_id: int, 
         records.append({"method": method, "scheme": "-", "tstar": _tstar(lo, hi, ok),
                         "bounded": np.asarray(ok)})
     for scheme in boot_old:
-        lo, hi = _percentiles(boot_new[scheme] / boot_old[scheme], cell.alpha)
+        lo, hi = percentile_interval(boot_new[scheme] / boot_old[scheme], cell.alpha)
         ok = np.ones(c, dtype=bool)
         records.append({"method": "bootstrap", "scheme": scheme, "tstar": _tstar(lo, hi, ok),
                         "bounded": ok})
     for r in records:
         r.update(experiment=cell.experiment, size=cell.size, block=block, first=first)
     return records
-
-
-def tasks_for(cells: Iterable[CellSpec], block_size: int) -> list[tuple[CellSpec, int]]:
-    """All (cell, block) work items, in a fixed order."""
-    return [(cell, j) for cell in cells for j in range(cell.blocks(block_size))]
 
 
 def simulate_cells(
@@ -312,25 +294,19 @@ def simulate_cells(
     n_jobs: int = 1,
     shard: tuple[int, int] = (0, 1),
 ) -> list[dict]:
-    """Run every block of ``cells`` (or shard ``i`` of ``n`` of them) with joblib.
+    """Run every block of ``cells`` (or shard ``i`` of ``n`` of them).
 
     Records come back in task order; a shard takes every ``n``-th task, so the union
-    of all shards equals the unsharded run, whatever ``n_jobs``.
+    of all shards equals the unsharded run, whatever ``n_jobs`` (see
+    :func:`esize_study.engine.run_tasks`).
     """
-    i, n = shard
-    tasks = tasks_for(cells, block_size)[i::n]
-    if n_jobs == 1 or len(tasks) <= 1:
-        parts = [simulate_block(st, c, seed=seed, bench_id=bench_id, block=j,
-                                block_size=block_size) for c, j in tasks]
-    else:
-        from joblib import Parallel, delayed
+    fn = partial(_block_task, st, seed=seed, bench_id=bench_id, block_size=block_size)
+    return run_tasks(fn, cells, lambda c: c.blocks(block_size), n_jobs=n_jobs, shard=shard)
 
-        parts = Parallel(n_jobs=n_jobs, batch_size=1)(
-            delayed(simulate_block)(st, c, seed=seed, bench_id=bench_id, block=j,
-                                    block_size=block_size)
-            for c, j in tasks
-        )
-    return [r for part in parts for r in part]
+
+def _block_task(st, cell, block, *, seed, bench_id, block_size):
+    return simulate_block(st, cell, seed=seed, bench_id=bench_id, block=block,
+                          block_size=block_size)
 
 
 def rates_at(tstar: np.ndarray, thresholds: Sequence[float]) -> np.ndarray:

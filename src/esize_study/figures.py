@@ -1,13 +1,19 @@
 """Figures of the reproduction (matplotlib, readable in black and white).
 
-Each function takes tidy tables (pandas DataFrames as written by the pipeline) and
-returns a :class:`matplotlib.figure.Figure`; :func:`save` writes it atomically.
+Every figure of the study is drawn in one style (:data:`STYLE`, applied with
+:func:`styled`) with matplotlib's object-oriented interface: pyplot only creates
+figures (``fig, axes = plt.subplots(...)``) and closes them. Each function takes
+tidy tables (pandas DataFrames as written by the pipeline) and returns a
+:class:`matplotlib.figure.Figure`; :func:`save` writes it with the library's atomic
+writer. This module draws the figures of the section "False Alarm Rate";
+:mod:`esize_study.figures_coverage` those of "Coverage".
 """
 
 from __future__ import annotations
 
+import functools
+import io
 import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -18,9 +24,42 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from .falsealarm import contour  # noqa: E402
+from esize._atomic import atomic_write  # noqa: E402
 
-__all__ = ["save", "fa_contours", "fa_boot", "fa_validation", "STYLES", "pick", "named"]
+from . import layout  # noqa: E402
+from .falsealarm import contour, rates_at  # noqa: E402
+
+__all__ = [
+    "STYLE",
+    "STYLES",
+    "styled",
+    "save",
+    "save_all",
+    "pick",
+    "named",
+    "fa_contours",
+    "fa_boot",
+    "fa_validation",
+    "false_alarm_figures",
+]
+
+#: matplotlib settings of every figure of the study.
+STYLE = {
+    "font.size": 9,
+    "axes.titlesize": 9,
+    "axes.labelsize": 9,
+    "xtick.labelsize": 8,
+    "ytick.labelsize": 8,
+    "legend.fontsize": 7,
+    "legend.title_fontsize": 7,
+    "grid.color": "0.85",
+    "grid.linewidth": 0.5,
+    "lines.linewidth": 1.2,
+    "lines.markersize": 3,
+    "image.cmap": "RdBu",
+    "savefig.dpi": 150,
+    "savefig.bbox": "tight",
+}
 
 #: Line styles that stay distinguishable in grey scale.
 STYLES = [
@@ -30,6 +69,17 @@ STYLES = [
     {"color": "0.6", "linestyle": ":", "marker": "D"},
     {"color": "0.35", "linestyle": (0, (5, 1, 1, 1, 1, 1)), "marker": "v"},
 ]
+
+
+def styled(fn):
+    """Decorator: draw the figure inside the study's :data:`STYLE`."""
+
+    @functools.wraps(fn)
+    def inner(*args, **kwargs):
+        with matplotlib.rc_context(STYLE):
+            return fn(*args, **kwargs)
+
+    return inner
 
 
 def pick(names: Sequence[str], *wanted: str) -> list[str]:
@@ -51,37 +101,53 @@ def named(paths: Sequence[str], name: str) -> list[str]:
 
 
 def save(fig, *paths: str | os.PathLike) -> None:
-    """Save ``fig`` to each path (format from the suffix), atomically, then close it."""
-    for p in paths:
-        p = Path(p)
-        p.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.stem}.", suffix=p.suffix)
-        os.close(fd)
-        try:
-            fig.savefig(tmp, dpi=150, bbox_inches="tight")
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, p)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+    """Save ``fig`` to each path (format from the suffix), atomically, then close it.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The figure.
+    *paths : path-like
+        Output files; each is rendered in memory and written with
+        :func:`esize._atomic.atomic_write`.
+    """
+    with matplotlib.rc_context(STYLE):
+        for p in paths:
+            buf = io.BytesIO()
+            fig.savefig(buf, format=Path(p).suffix.lstrip(".").lower())
+            atomic_write(p, buf.getvalue())
     plt.close(fig)
+
+
+def save_all(figures: dict, paths: Sequence[str], family: str) -> None:
+    """Save a family's figures (``{name: Figure}``) to the matching ``paths``.
+
+    Raises ``ValueError`` unless ``figures`` has exactly the names
+    :data:`esize_study.layout.FIGURES` lists for ``family``.
+    """
+    expected = set(layout.FIGURES[family])
+    if set(figures) != expected:
+        raise ValueError(f"{family} figures {sorted(figures)} differ from {sorted(expected)}")
+    for name, fig in figures.items():
+        save(fig, *named(paths, name))
 
 
 def _contour_panel(ax, table, x, targets, xlabel, ymax, title):
     lines = contour(table, targets, x)
     for k, (target, (xs, ys)) in enumerate(lines.items()):
         st = STYLES[k % len(STYLES)]
-        ax.plot(xs, ys, markersize=3, linewidth=1.2, label=f"{100 * target:g} %", **st)
+        ax.plot(xs, ys, label=f"{100 * target:g} %", **st)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("threshold [%]")
     if ymax is not None:
         ax.set_ylim(0, ymax)
     ax.set_xlim(left=0)
-    ax.set_title(title, fontsize=9)
-    ax.grid(True, color="0.85", linewidth=0.5)
-    ax.legend(title="false alarms", fontsize=7, title_fontsize=7, loc="best")
+    ax.set_title(title)
+    ax.grid(True)
+    ax.legend(title="false alarms", loc="best")
 
 
+@styled
 def fa_contours(table, panels: Sequence[dict], *, x: str, xlabel: str, ncols: int = 2,
                 targets=(0.01, 0.02, 0.03, 0.04, 0.05), min_x: int = 1):
     """Contour lines of the minimal threshold reaching each false-alarm rate.
@@ -106,6 +172,7 @@ def fa_contours(table, panels: Sequence[dict], *, x: str, xlabel: str, ncols: in
     return fig
 
 
+@styled
 def fa_boot(table, benchmarks: Sequence[str], *, target: float = 0.05,
             schemes=("RRR", "RRN", "RNN", "FLAT")):
     """Minimal threshold for a ``target`` false-alarm rate per resampling scheme."""
@@ -117,25 +184,24 @@ def fa_boot(table, benchmarks: Sequence[str], *, target: float = 0.05,
             if sel.empty:
                 continue
             xs, ys = contour(sel, [target], "binaries")[target]
-            ax.plot(xs, ys, markersize=3, linewidth=1.2, label=s, **STYLES[k % len(STYLES)])
+            ax.plot(xs, ys, label=s, **STYLES[k % len(STYLES)])
         ax.set_xlabel("binaries per system")
         ax.set_ylabel(f"threshold for {100 * target:g} % false alarms [%]")
-        ax.set_title(b, fontsize=9)
+        ax.set_title(b)
         ax.set_ylim(bottom=0)
-        ax.grid(True, color="0.85", linewidth=0.5)
-        ax.legend(title="resampling", fontsize=7, title_fontsize=7)
+        ax.grid(True)
+        ax.legend(title="resampling")
     fig.tight_layout()
     return fig
 
 
+@styled
 def fa_validation(frame, thresholds_pct: Sequence[float]):
     """Approximate against exact bootstrap: false-alarm rate against threshold.
 
     ``frame``: per-comparison results with a ``mode`` column (``approx``/``exact``).
     Bands are two Monte Carlo standard errors of the exact estimate.
     """
-    from .falsealarm import rates_at
-
     groups = list(frame.groupby(["benchmark", "kind", "size", "scheme"], sort=True))
     ncols = 4
     nrows = int(np.ceil(len(groups) / ncols))
@@ -163,3 +229,42 @@ def fa_validation(frame, thresholds_pct: Sequence[float]):
         ax.set_visible(False)
     fig.tight_layout()
     return fig
+
+
+def false_alarm_figures(table, validation, thresholds_pct: Sequence[float]) -> dict:
+    """Every figure of the false-alarm family, keyed by its name in :mod:`~.layout`.
+
+    Parameters
+    ----------
+    table : DataFrame
+        ``false_alarm.csv``.
+    validation : DataFrame
+        Per-comparison results of the validation runs (with ``mode``).
+    thresholds_pct : sequence of float
+        The threshold grid, in %.
+
+    Returns
+    -------
+    dict
+        ``{name: Figure}`` for every name of ``FIGURES["false_alarm"]``.
+    """
+    names = list(dict.fromkeys(table["benchmark"]))
+    out = {}
+    fft, rij = pick(names, "FFT NA OPT", "Rijndael")
+    ymax = {"FFT NA OPT": 10, "Rijndael": 0.5}
+    panels = []
+    for b in (fft, rij):
+        for method, scheme, label in (("bootstrap", "RRR", "RRR bootstrap"),
+                                      ("asymptotic", "-", "asymptotic")):
+            panels.append({"benchmark": b, "experiment": "fFAFFT", "method": method,
+                           "scheme": scheme, "ymax": ymax.get(b), "title": f"{b}, {label}"})
+    out[layout.FA_FFT] = fa_contours(table, panels, x="binaries", xlabel="binaries per system")
+    a, b = pick(names, "FFT NA OPT", "TCP OPT")
+    panels = [{"benchmark": n, "experiment": "fFA2L", "method": "asymptotic", "scheme": "-",
+               "ymax": None, "title": f"{n}, asymptotic, one binary"} for n in (a, b)]
+    # the flat case (one execution) is reported in the table and the report, not plotted
+    out[layout.FA_2L] = fa_contours(table, panels, x="executions", min_x=2,
+                                    xlabel="executions per system (one binary)")
+    out[layout.FA_BOOT] = fa_boot(table, pick(names, "FFT", "TCP"))
+    out[layout.FA_VALIDATION] = fa_validation(validation, thresholds_pct)
+    return out

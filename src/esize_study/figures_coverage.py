@@ -1,22 +1,24 @@
-"""Figures of the coverage simulations (fCOV, fCOVGrid, fCOVR, fCOVRSGrid and extras).
+"""Figures of the coverage simulations (Section "Coverage") and the study's extras.
 
 Curves are told apart by line style and marker (readable in black and white); the
 heat maps use a diverging colour map centred on the nominal coverage (white), blue
 above and red below, with labelled black contour lines for grey-scale prints. Each
-function takes ``coverage.csv`` as a DataFrame and returns a Figure; write it with
-:func:`esize.figures.save`.
+function takes ``coverage.csv`` as a DataFrame and returns a Figure drawn in the
+study's one style (:data:`esize_study.figures.STYLE`); write it with
+:func:`esize_study.figures.save`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
 
-from .figures import STYLES, save  # noqa: F401  (importing it selects the Agg backend)
+from . import layout
+from .figures import STYLES, pick, styled
 
-__all__ = ["curves", "heatmaps", "validation", "save"]
+__all__ = ["curves", "heatmaps", "validation", "coverage_figures"]
 
 _MARKERS = ["o", "s", "^", "D", "v", "<", ">", "p", "h", "X", "P", "*"]
 
@@ -40,6 +42,7 @@ def _nominal(ax, level):
     ax.axhline(100 * level, color="0.5", linewidth=0.8, linestyle=(0, (1, 1)), zorder=0)
 
 
+@styled
 def curves(table, panels: Sequence[dict], *, x: str, xlabel: str, level: float = 0.95,
            ncols: int = 2, benchmarks: Sequence[str] | None = None):
     """Coverage against ``x``, one curve per benchmark, one panel per method.
@@ -64,8 +67,8 @@ def curves(table, panels: Sequence[dict], *, x: str, xlabel: str, level: float =
         _nominal(ax, level)
         ax.set_xlabel(xlabel)
         ax.set_ylabel("coverage [%]")
-        ax.set_title(p["title"], fontsize=9)
-        ax.grid(True, color="0.88", linewidth=0.5)
+        ax.set_title(p["title"])
+        ax.grid(True)
         ax.set_xlim(left=0)
     for ax in axes.ravel()[len(panels):]:
         ax.set_visible(False)
@@ -86,6 +89,7 @@ def _edges(values: np.ndarray, log: bool) -> np.ndarray:
     return np.exp(e) if log else e
 
 
+@styled
 def heatmaps(table, panels: Sequence[dict], *, x: str, y: str, xlabel: str, ylabel: str,
              level: float = 0.95, log: tuple[bool, bool] = (True, True),
              contours: Sequence[float] = (97, 98, 99), diagonal: bool = False,
@@ -117,7 +121,7 @@ def heatmaps(table, panels: Sequence[dict], *, x: str, y: str, xlabel: str, ylab
     mesh = None
     for ax, p, g in zip(axes.ravel(), panels, grids):
         rng = f" ({np.nanmin(g.to_numpy()):.1f} % to {np.nanmax(g.to_numpy()):.1f} %)" if g.size else ""
-        ax.set_title(p["title"] + rng, fontsize=9)
+        ax.set_title(p["title"] + rng)
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
         if g.size == 0:
@@ -155,8 +159,9 @@ def heatmaps(table, panels: Sequence[dict], *, x: str, y: str, xlabel: str, ylab
     return fig
 
 
+@styled
 def validation(vtable):
-    """Approximate against exact simulation (from :func:`esize.cov_claims.validation_table`).
+    """Approximate against exact simulation (from :func:`esize_study.cov_claims.validation_table`).
 
     Left: paired (same experiments), middle: independent experiments; both with
     bars of two standard errors of the difference. Right: every difference in
@@ -183,8 +188,8 @@ def validation(vtable):
         ax.set_ylim(lims)
         ax.set_xlabel("coverage, exact simulation [%]")
         ax.set_ylabel("coverage, approximate simulation [%]")
-        ax.set_title(title, fontsize=9)
-        ax.grid(True, color="0.88", linewidth=0.5)
+        ax.set_title(title)
+        ax.grid(True)
     ax = axes[2]
     for j, comp in enumerate(("paired", "independent")):
         t = vtable[vtable["comparison"] == comp].reset_index(drop=True)
@@ -194,7 +199,7 @@ def validation(vtable):
     ax.axhline(0, color="0.5", linewidth=0.8)
     ax.set_xlabel("comparison (case x method)")
     ax.set_ylabel("difference / standard error")
-    ax.set_title("approximate minus exact, in standard errors", fontsize=9)
+    ax.set_title("approximate minus exact, in standard errors")
     ax.legend(fontsize=7)
     uniq = {}
     for a in axes[:2]:
@@ -204,3 +209,65 @@ def validation(vtable):
     fig.legend(list(uniq.values()), list(uniq), loc="lower center", ncol=min(6, len(uniq)),
                fontsize=7, frameon=False)
     return fig
+
+
+def _panel(exp, method, scheme, title, bench=None):
+    return {"experiment": exp, "method": method, "scheme": scheme, "title": title,
+            "benchmark": bench}
+
+
+def coverage_figures(table, vtable, level: float) -> dict:
+    """Every figure of the coverage family, keyed by its name in :mod:`~.layout`.
+
+    Parameters
+    ----------
+    table : DataFrame
+        ``coverage.csv``.
+    vtable : DataFrame
+        :func:`esize_study.cov_claims.validation_table` of the validation runs.
+    level : float
+        Nominal coverage (``1 - alpha``).
+
+    Returns
+    -------
+    dict
+        ``{name: Figure}`` for every name of ``FIGURES["coverage"]``.
+    """
+    names = list(dict.fromkeys(table["benchmark"]))
+    binaries = "binaries per system"
+    panel = _panel
+    out = {}
+    out[layout.COV] = curves(
+        table, [panel("fCOV", "bootstrap", "RRR", "RRR bootstrap"),
+                panel("fCOV", "asymptotic", "-", "asymptotic (Fieller, t quantile)")],
+        x="binaries", xlabel=binaries, level=level)
+    out[layout.COV_NORMAL] = curves(
+        table, [panel("fCOV", "normal", "-", "normal-quantile asymptotic (Fieller)")],
+        x="binaries", xlabel=binaries, level=level, ncols=1)
+    out[layout.COV_SCHEMES] = curves(
+        table, [panel("fCOV", "bootstrap", s, f"{s} bootstrap") for s in ("RRR", "RRN", "RNN", "FLAT")],
+        x="binaries", xlabel=binaries, level=level)
+    out[layout.COV_R] = curves(
+        table, [panel("fCOVR", "bootstrap", "RRR", "RR bootstrap, one binary"),
+                panel("fCOVR", "asymptotic", "-", "asymptotic, one binary")],
+        x="executions", xlabel="executions per system (one binary)", level=level)
+    grid = dict(x="binaries", y="executions", xlabel=binaries, ylabel="executions per binary",
+                level=level, diagonal=True)
+    a, b = pick(names, "FFT NA OPT", "Rijndael OPT")
+    out[layout.COV_GRID] = heatmaps(
+        table, [panel("fCOVGrid", "asymptotic", "-", f"{n}, asymptotic", n) for n in (a, b)],
+        **grid)
+    booted = list(dict.fromkeys(table[(table["experiment"] == "fCOVGrid")
+                                      & (table["method"] == "bootstrap")]["benchmark"]))
+    chosen = pick(booted, "FFT NA OPT", "Rijndael OPT") or [a]
+    out[layout.COV_GRID_BOOT] = heatmaps(
+        table, [panel("fCOVGrid", "bootstrap", "RRR", f"{n}, RRR bootstrap", n) for n in chosen],
+        contours=(85, 90, 95, 98), **grid)
+    a, b = pick(names, "FFT NA", "HTTP OPT")
+    out[layout.COV_RS_GRID] = heatmaps(
+        table, [panel("fCOVRSGrid", "asymptotic", "-", f"{n}, asymptotic, one binary", n)
+                for n in (a, b)],
+        x="executions", y="measurements", xlabel="executions per system (one binary)",
+        ylabel="measurements per execution", level=level, contours=(50, 70, 90, 95))
+    out[layout.COV_VALIDATION] = validation(vtable)
+    return out

@@ -2,7 +2,7 @@
 
 These are the inputs and the targets of the reproduction: Table ``tVariations`` (the
 per-level relative variation of the ten Mono benchmarks), the experiment shape and
-costs of Section ``sBenchmarks``, and Table ``tPrecisions``. Nothing here is computed.
+costs of Section "Benchmarks", and Table ``tPrecisions``. Nothing here is computed.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ VARIATION_T_EXECUTION: dict[str, float | None] = {
 #: Levels of the Mono experiment, highest first, as the paper names them.
 LEVELS: tuple[str, ...] = ("compilation", "execution", "measurement")
 
-#: Experiment shape (Section sBenchmarks).
+#: Experiment shape (Section "Benchmarks").
 BINARIES = 150
 EXECUTIONS = 100
 WARMUP_FRACTION = 0.3

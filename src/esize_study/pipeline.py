@@ -18,11 +18,10 @@ from pathlib import Path
 
 import numpy as np
 
-from . import paper
-from esize import Design, from_tidy
-from esize import DesignError, InputError
+from esize import Design, DesignError, InputError, from_tidy
 from esize._atomic import atomic_write, atomic_write_text
-from esize._io import read_table
+
+from . import paper
 from .reproduction import slug
 
 __all__ = [
@@ -30,6 +29,7 @@ __all__ = [
     "dataset_settings",
     "dataset_benchmarks",
     "code_hash",
+    "read_table",
     "load_benchmark_file",
     "write_json",
     "write_csv",
@@ -38,11 +38,13 @@ __all__ = [
     "script_logging",
     "warmup_for",
     "write_parquet",
+    "atomic_write_text",
     "fail",
 ]
 
 TIDY_COLUMNS = ("binary", "execution", "iteration", "time")
 DATA_SUFFIXES = (".parquet", ".pq", ".csv", ".csv.gz")
+PARQUET_SUFFIXES = (".parquet", ".pq", ".parq")
 
 DATASET_DEFAULTS = {
     "kind": "directory",
@@ -128,6 +130,30 @@ def code_hash() -> str:
     return h.hexdigest()[:16]
 
 
+def read_table(path: str | Path):
+    """Read a tidy CSV (optionally compressed) or Parquet file into a DataFrame.
+
+    Raises
+    ------
+    esize.InputError
+        When the file is missing, a directory, or cannot be parsed.
+    """
+    import pandas as pd
+
+    p = Path(path)
+    if not p.exists():
+        raise InputError(p, "no such file")
+    if p.is_dir():
+        raise InputError(p, "is a directory, not a file")
+    try:
+        if p.suffix.lower() in PARQUET_SUFFIXES:
+            return pd.read_parquet(p)
+        return pd.read_csv(p)
+    except Exception as exc:  # pandas and pyarrow raise many types for malformed files
+        msg = " ".join(str(exc).split()) or type(exc).__name__
+        raise InputError(p, f"cannot read: {msg}") from None
+
+
 def load_benchmark_file(path: str | Path) -> tuple[Design, int]:
     """Read a raw tidy benchmark file (``binary, execution, iteration, time``).
 
@@ -159,16 +185,10 @@ def warmup_for(fraction: float, raw: int) -> int:
 
 
 def write_parquet(path: str | Path, frame) -> None:
-    """Write a DataFrame as Parquet via a temporary file and a rename."""
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    tmp = p.with_name(f".{p.name}.tmp")
-    try:
-        frame.to_parquet(tmp, index=False)
-        tmp.replace(p)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+    """Write a DataFrame as Parquet, atomically (:func:`esize._atomic.atomic_write`)."""
+    buf = io.BytesIO()
+    frame.to_parquet(buf, index=False)
+    atomic_write(path, buf.getvalue())
 
 
 def save_design(path: str | Path, design: Design, **meta) -> None:

@@ -14,14 +14,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import paper
-from esize import means_from_indices
-from esize import Design
-from esize import EsizeError
+from esize import (
+    Design,
+    EsizeError,
+    critical_value,
+    dimension,
+    fieller_ci,
+    mean_ci,
+    means_from_indices,
+    optimal_counts,
+    plan_from_design,
+    variance_components,
+)
 from esize import t2 as unbiased_t2
-from esize import variance_components
-from esize import critical_value, fieller_ci, mean_ci
-from esize import dimension, optimal_counts, plan_from_design
+
+from . import paper
 
 __all__ = [
     "slug",
@@ -68,7 +75,7 @@ class CostModel:
 
 
 def paper_costs(benchmark: str) -> CostModel:
-    """The paper's costs for one of its ten benchmarks (Section sBenchmarks)."""
+    """The paper's costs for one of its ten benchmarks (Section "Benchmarks")."""
     return CostModel(
         paper.measurement_seconds(benchmark),
         paper.BUILD_SECONDS,
@@ -144,7 +151,11 @@ WQE_BOOT = [
 
 
 def worked_examples() -> dict:
-    """Every number of the paper's worked examples (Section sDirty), recomputed."""
+    """Every number of the paper's worked examples, recomputed.
+
+    The examples are those of Section "For Practitioners: The New Method without
+    Statistics" (Tables tWEData, tWE2Data, tWQEData and tWQEBoot).
+    """
     we = Design(WE_DATA, _LEVELS3)
     vc = variance_components(we)
     two = we.merge("execution")
@@ -271,27 +282,16 @@ def render_precisions(rows: Sequence[Mapping], fmt: str = "md", source: str | No
 
 
 def _table(head, body, fmt, caption) -> str:
-    if fmt == "md":
-        lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
-        lines += ["| " + " | ".join(map(str, row)) + " |" for row in body]
-        return "\n".join(lines) + f"\n\n{caption}\n"
-    if fmt == "tex":
-        def esc(s):
-            return str(s).replace("%", r"\%").replace("_", r"\_").replace("^2", r"$^2$")
+    """One table as Markdown (pandas ``to_markdown``) or LaTeX (``to_latex``)."""
+    import pandas as pd
 
-        cols = "l" + "r" * (len(head) - 1)
-        lines = [
-            r"\begin{table}",
-            r"\centering",
-            rf"\caption{{{esc(caption)}}}",
-            rf"\begin{{tabular}}{{{cols}}}",
-            r"\hline",
-            " & ".join(esc(h) for h in head) + r" \\",
-            r"\hline",
-        ]
-        lines += [" & ".join(esc(c) for c in row) + r" \\" for row in body]
-        lines += [r"\hline", r"\end{tabular}", r"\end{table}"]
-        return "\n".join(lines) + "\n"
+    frame = pd.DataFrame([[str(c) for c in row] for row in body], columns=list(head))
+    if fmt == "md":
+        return frame.to_markdown(index=False, disable_numparse=True) + f"\n\n{caption}\n"
+    if fmt == "tex":
+        esc = str.maketrans({"%": r"\%", "_": r"\_", "&": r"\&", "#": r"\#", "^": r"\^{}"})
+        return frame.to_latex(index=False, caption=caption.translate(esc), escape=True,
+                              position="htbp", column_format="l" + "r" * (len(head) - 1))
     raise ValueError(f"unknown format {fmt!r}")
 
 
@@ -361,16 +361,18 @@ def variations_markdown(rows: Sequence[Mapping]) -> str:
                 note = f"T {r['T_pct']:.2f} vs {pt:.1f} " + ("(within tolerance)" if ok else "(OUTSIDE tolerance)")
         cmp.append(line + [note])
     if cmp:
+        import pandas as pd
+
+        head = ["benchmark", "level", "S % (ours)", "S % (paper)", "difference", "within",
+                "T (execution)"]
         out += [
             "## Beside the paper",
             "",
             "Tolerance: 10 % of the paper's value or 0.15 percentage points, whichever is larger.",
             "",
-            "| benchmark | level | S % (ours) | S % (paper) | difference | within | T (execution) |",
-            "|---|---|---|---|---|---|---|",
+            pd.DataFrame(cmp, columns=head).to_markdown(index=False, disable_numparse=True),
+            "",
         ]
-        out += ["| " + " | ".join(c) + " |" for c in cmp]
-        out.append("")
     return "\n".join(out) + "\n"
 
 
@@ -412,6 +414,8 @@ def precision_table(
 
 def precisions_markdown(rows: Sequence[Mapping], folded: Sequence[Mapping] | None = None) -> str:
     """Paper-like precision table with the paper's printed numbers beside ours."""
+    import pandas as pd
+
     out = ["# Result precision: optimised design against the one-level default (Table tPrecisions)", ""]
     sel = [r for r in rows if r["source"] == "paper"]
     hours = sorted({r["hours"] for r in sel})
@@ -422,13 +426,12 @@ def precisions_markdown(rows: Sequence[Mapping], folded: Sequence[Mapping] | Non
             "Cells: ours / default half-width in %, the paper's printed value in brackets; "
             "`*` marks a difference above 0.1 after rounding to one decimal.",
             "",
-            "| benchmark | " + " | ".join(f"{h:g} h" for h in hours) + " | design at 6 h |",
-            "|---|" + "---|" * len(hours) + "---|",
         ]
         by = {}
         for r in sel:
             by.setdefault(r["benchmark"], {})[r["hours"]] = r
         n_ok = n_all = 0
+        table = []
         for b, cells in by.items():
             line = [b]
             for h in hours:
@@ -447,7 +450,10 @@ def precisions_markdown(rows: Sequence[Mapping], folded: Sequence[Mapping] | Non
                 line.append(txt)
             r6 = cells.get(6, cells[hours[len(hours) // 2]])
             line.append(f"{r6['binaries']} x {r6['n2']} x {r6['n1']}")
-            out.append("| " + " | ".join(line) + " |")
+            table.append(line)
+        head = ["benchmark"] + [f"{h:g} h" for h in hours] + ["design at 6 h"]
+        out.append(pd.DataFrame(table, columns=head).to_markdown(index=False,
+                                                                 disable_numparse=True))
         if n_all:
             out += ["", f"{n_ok} of {n_all} numbers within 0.1 of the paper's.", ""]
     data = [r for r in rows if r["source"] == "data"]

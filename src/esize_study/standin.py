@@ -7,7 +7,7 @@ the paper describes them, the same statistical character, so that every analysis
 the project can be run end to end. It is a *model* of the data, not the data: the
 numbers it must reproduce are the per-level variation estimates of Table
 ``tVariations`` and the qualitative traits the paper reports (Sections
-``sBenchmarks`` and "Variation in the Data"); everything else is a documented
+"Benchmarks" and "Variation in the Data"); everything else is a documented
 modelling choice.
 
 The model
@@ -169,10 +169,10 @@ PAPER_VARIATION: dict[str, tuple[float, float, float, float | None]] = {
     name: (*paper.VARIATION_S[name], paper.VARIATION_T_EXECUTION[name]) for name in BENCHMARKS
 }
 
-#: Raw (warm-up included) timed iterations per execution (Section ``sBenchmarks``).
+#: Raw (warm-up included) timed iterations per execution (Section "Benchmarks").
 RAW_MEASUREMENTS: dict[str, int] = {name: paper.raw_measurements(name) for name in BENCHMARKS}
 
-#: Wall time of one execution (all raw iterations), seconds (Section ``sBenchmarks``).
+#: Wall time of one execution (all raw iterations), seconds (Section "Benchmarks").
 EXECUTION_SECONDS: dict[str, float] = {
     name: paper.EXECUTION_SECONDS_BY_FAMILY[paper.family(name)] for name in BENCHMARKS
 }

@@ -1,6 +1,7 @@
 # Configuration, dataset discovery and helpers shared by all rules.
 
 import esize_study.pipeline as pl
+from esize_study.layout import figure_paths
 from snakemake.utils import validate
 
 
@@ -59,11 +60,7 @@ def all_outputs():
         for name in ("variations", "precisions"):
             out += [f"{RESULTS}/{d}/tables/{name}.{ext}" for ext in ("csv", "md", "tex")]
         out.append(f"{RESULTS}/{d}/sim/false_alarm.csv")
-        out += [
-            f"{RESULTS}/{d}/figures/{n}.{e}"
-            for n in ("fFAFFT", "fFA2L", "fFABoot", "fFAValidation")
-            for e in ("pdf", "png")
-        ]
+        out += figure_paths(f"{RESULTS}/{d}/figures", "false_alarm")
         out.append(f"{RESULTS}/{d}/report_false_alarms.md")
         for hook in OUTPUT_HOOKS:
             out += hook(d)

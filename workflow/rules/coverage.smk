@@ -1,19 +1,9 @@
-# Coverage simulations (Figures fCOV, fCOVGrid, fCOVR, fCOVRSGrid) in the hierarchical
-# normal model fed with each benchmark's S^2 estimates, and their validation.
+# Coverage simulations (Section "Coverage"; figures FIGURES["coverage"]) in the
+# hierarchical normal model fed with each benchmark's S^2 estimates, and their validation.
 # Simulation, tables, figures and the report are separate rules.
 
 COV = config["coverage"]
 COV_SHARDS = [f"{i}-of-{COV['shards']}" for i in range(COV["shards"])]
-COV_FIGURES = [
-    "fCOV",
-    "fCOVGrid",
-    "fCOVGridBoot",
-    "fCOVR",
-    "fCOVRSGrid",
-    "fCOVNormal",
-    "fCOVSchemes",
-    "fCOVValidation",
-]
 
 
 include: "coverage_common.smk"
@@ -86,11 +76,7 @@ rule cov_figures:
         csv=f"{RESULTS}/{{dataset}}/sim/coverage.csv",
         validation=cov_validation_inputs,
     output:
-        expand(
-            f"{RESULTS}/{{{{dataset}}}}/figures/{{name}}.{{ext}}",
-            name=COV_FIGURES,
-            ext=["pdf", "png"],
-        ),
+        figure_paths(f"{RESULTS}/{{dataset}}/figures", "coverage"),
     params:
         ratio=COV["ratio"],
         alpha=COV["alpha"],
@@ -109,7 +95,8 @@ rule cov_report:
         counts=f"{RESULTS}/{{dataset}}/sim/coverage_counts.parquet",
         validation=cov_validation_inputs,
     output:
-        f"{RESULTS}/{{dataset}}/report_coverage.md",
+        md=f"{RESULTS}/{{dataset}}/report_coverage.md",
+        claims=f"{RESULTS}/{{dataset}}/claims_coverage.json",
     params:
         alpha=COV["alpha"],
         code=CODE_HASH,

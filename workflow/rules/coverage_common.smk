@@ -20,7 +20,7 @@ def coverage_outputs(dataset):
     """Outputs of this file for `rule all`."""
     base = f"{RESULTS}/{dataset}"
     out = [f"{base}/sim/coverage.csv", f"{base}/report_coverage.md"]
-    out += [f"{base}/figures/{n}.{e}" for n in COV_FIGURES for e in ("pdf", "png")]
+    out += figure_paths(f"{base}/figures", "coverage")
     return out
 
 

@@ -1,4 +1,5 @@
-# The paper's worked examples (Section sDirty), recomputed with the library.
+# The paper's worked examples (Section "For Practitioners: The New Method without
+# Statistics"), recomputed with the library.
 
 
 rule worked_examples:

@@ -1,4 +1,5 @@
-# False-alarm simulations (Figures fFAFFT, fFA2L, fFABoot) and their validation.
+# False-alarm simulations (Section "False Alarm Rate"; figures FIGURES["false_alarm"])
+# and their validation.
 # Simulation and plotting are separate rules, so figures are cheap to redo.
 
 FA = config["false_alarm"]
@@ -80,11 +81,7 @@ rule fa_figures:
             for b in fa_validation_benchmarks(wc.dataset)
         ],
     output:
-        expand(
-            f"{RESULTS}/{{{{dataset}}}}/figures/{{name}}.{{ext}}",
-            name=["fFAFFT", "fFA2L", "fFABoot", "fFAValidation"],
-            ext=["pdf", "png"],
-        ),
+        figure_paths(f"{RESULTS}/{{dataset}}/figures", "false_alarm"),
     params:
         thresholds=FA["thresholds_pct"],
         code=CODE_HASH,
@@ -105,7 +102,8 @@ rule fa_report:
             for b in fa_validation_benchmarks(wc.dataset)
         ],
     output:
-        f"{RESULTS}/{{dataset}}/report_false_alarms.md",
+        md=f"{RESULTS}/{{dataset}}/report_false_alarms.md",
+        claims=f"{RESULTS}/{{dataset}}/claims_false_alarms.json",
     params:
         thresholds=FA["thresholds_pct"],
         code=CODE_HASH,

@@ -10,10 +10,10 @@ rule report:
         examples=f"{RESULTS}/worked_examples.json",
         variances=per_benchmark("{results}/{dataset}/variances/{bench}.json"),
         false_alarms=f"{RESULTS}/{{dataset}}/report_false_alarms.md",
+        false_alarm_claims=f"{RESULTS}/{{dataset}}/claims_false_alarms.json",
         coverage=f"{RESULTS}/{{dataset}}/report_coverage.md",
-        figures=lambda wc: [
-            f"{RESULTS}/{wc.dataset}/figures/{n}.png" for n in FA_FIGURES + COV_FIGURES
-        ],
+        coverage_claims=f"{RESULTS}/{{dataset}}/claims_coverage.json",
+        figures=figure_paths(f"{RESULTS}/{{dataset}}/figures", formats=["png"]),
     output:
         md=f"{RESULTS}/{{dataset}}/report.md",
         html=f"{RESULTS}/{{dataset}}/report.html",

@@ -1,8 +1,5 @@
 # Helpers of the report rule (report.smk).
 
-FA_FIGURES = ["fFAFFT", "fFA2L", "fFABoot", "fFAValidation"]
-
-
 def report_note(dataset):
     s = pl.dataset_settings(config, dataset)
     if s["kind"] == "standin":

@@ -4,6 +4,7 @@ import json
 import time
 
 from esize_study import coverage as cv
+from esize_study import engine
 from esize_study import pipeline as pl
 
 log = pl.script_logging(snakemake.log[0])  # noqa: F821
@@ -14,7 +15,7 @@ with open(snakemake.input[0]) as fh:  # noqa: F821
 model = cv.Model.from_estimates(est["S2"], est["mean"], cfg["ratio"])
 cells = cv.cells_from_config(cfg, boot_grid=snakemake.params.boot_grid)  # noqa: F821
 t0 = time.perf_counter()
-records = cv.simulate_cells(model, cells, seed=cfg["seed"], bench_id=cv.bench_id(est["benchmark"]),
+records = cv.simulate_cells(model, cells, seed=cfg["seed"], bench_id=engine.bench_id(est["benchmark"]),
                             n_jobs=snakemake.threads, shard=shard)  # noqa: F821
 frame = cv.summarise(records, est["benchmark"])
 pl.write_parquet(snakemake.output[0], frame)  # noqa: F821

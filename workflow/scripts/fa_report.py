@@ -1,7 +1,8 @@
-"""Report section: the paper's false-alarm claims beside our numbers."""
+"""Report section: the paper's false-alarm claims beside our numbers (Markdown and records)."""
 
 import pandas as pd
 
+from esize_study import claims as cl
 from esize_study import fa_claims
 from esize_study import pipeline as pl
 
@@ -11,5 +12,6 @@ table = pd.read_csv(snakemake.input.csv)  # noqa: F821
 validation = pd.concat([pd.read_parquet(p) for p in snakemake.input.validation], ignore_index=True)  # noqa: F821
 claims = fa_claims.evaluate(comparisons, table)
 text = fa_claims.render(claims, fa_claims.validation_summary(validation, snakemake.params.thresholds))  # noqa: F821
-pl.atomic_write_text(snakemake.output[0], text)  # noqa: F821
-log.info("%d claims, %d agree", len(claims), sum(c.agrees == "yes" for c in claims))
+pl.atomic_write_text(snakemake.output.md, text)  # noqa: F821
+cl.write_claims(snakemake.output.claims, claims)  # noqa: F821
+log.info("%d claims, %d of %d compared agree", len(claims), *cl.tally(claims))

@@ -2,6 +2,7 @@
 
 import time
 
+from esize_study import engine
 from esize_study import falsealarm as fa
 from esize_study import pipeline as pl
 
@@ -21,7 +22,7 @@ records = fa.simulate_cells(
     stats,
     cells,
     seed=cfg["seed"],
-    bench_id=fa.bench_id(meta["benchmark"]),
+    bench_id=engine.bench_id(meta["benchmark"]),
     block_size=cfg["block"],
     n_jobs=snakemake.threads,  # noqa: F821
     shard=shard,

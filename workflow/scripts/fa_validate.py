@@ -4,6 +4,7 @@ import time
 
 import pandas as pd
 
+from esize_study import engine
 from esize_study import falsealarm as fa
 from esize_study import pipeline as pl
 
@@ -24,7 +25,7 @@ for mode in ("approx", "exact"):
         for e in val["executions"]
     ]
     t0 = time.perf_counter()
-    recs = fa.simulate_cells(stats, cells, seed=cfg["seed"] + 1, bench_id=fa.bench_id(meta["benchmark"]),
+    recs = fa.simulate_cells(stats, cells, seed=cfg["seed"] + 1, bench_id=engine.bench_id(meta["benchmark"]),
                              block_size=cfg["block"], n_jobs=snakemake.threads)  # noqa: F821
     f = fa.records_to_frame(recs, meta["benchmark"])
     f = f[f["method"] == "bootstrap"].assign(mode=mode)

@@ -7,6 +7,7 @@ never touches the repository's results/ and works from any checkout.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -16,8 +17,10 @@ import pandas as pd
 import pytest
 
 from esize_study import paper
+from esize_study.claims import VERDICTS, read_claims, tally
+from esize_study.layout import FIGURES
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
 
 
@@ -130,13 +133,19 @@ def test_coverage_outputs_follow_the_contract(ran):
         assert cov["coverage"].between(0, 1).all() and (cov["se"] >= 0).all()
         grid_boot = cov[(cov["experiment"] == "fCOVGrid") & (cov["method"] == "bootstrap")]
         assert not grid_boot.empty
-        for name in ("fCOV", "fCOVGrid", "fCOVGridBoot", "fCOVR", "fCOVRSGrid", "fCOVNormal",
-                     "fCOVSchemes", "fCOVValidation"):
+        assert set(FIGURES["coverage"]) == {
+            "fCOV", "fCOVGrid", "fCOVGridBoot", "fCOVR", "fCOVRSGrid", "fCOVNormal",
+            "fCOVSchemes", "fCOVValidation"}
+        for name in FIGURES["coverage"]:
             for ext in ("pdf", "png"):
                 assert (base / "figures" / f"{name}.{ext}").stat().st_size > 0
         report = (base / "report_coverage.md").read_text()
         assert report.startswith("## Coverage")
-        assert "| figure | claim | paper | ours | MC error | agrees |" in report
+        assert re.search(r"^\| figure +\| claim +\| paper +\| ours +\| MC error +\| rule +\| "
+                         r"verdict +\|$", report, re.M)
+        claims = read_claims(base / "claims_coverage.json")
+        assert claims and all(c.verdict in VERDICTS for c in claims)
+        assert len({c.id for c in claims}) == len(claims)
         assert "Approximate against exact simulation" in report
     names = set(pd.read_csv(res / "mono-style" / "sim" / "coverage.csv")["benchmark"])
     assert names == {"FFT NA OPT", "HTTP OPT", "Rijndael"}
@@ -149,6 +158,53 @@ def test_report_sets_every_section_beside_the_paper(ran):
                     "## 4. False alarms", "## 5. Coverage"):
         assert heading in md
     assert "compared numbers agree" in md
+    # the count comes from the claim records, not from the Markdown
+    fa = read_claims(base / "claims_false_alarms.json")
+    cov = read_claims(base / "claims_coverage.json")
+    yes, total = tally(fa + cov)
+    head = re.search(r"\*\*(\d+) of (\d+) compared numbers agree\*\*", md)
+    assert int(head.group(1)) >= yes and int(head.group(2)) > total
+    for name in FIGURES["false_alarm"]:
+        for ext in ("pdf", "png"):
+            assert (base / "figures" / f"{name}.{ext}").stat().st_size > 0
     assert "![fFAFFT](figures/fFAFFT.png)" in md
     html = (base / "report.html").read_text()
     assert html.startswith("<!DOCTYPE html>") and "<table>" in html and 'src="figures/fCOV.png"' in html
+
+
+# -- helpers of the workflow, without running it ------------------------------------
+def test_code_hash_covers_both_whole_packages():
+    import hashlib
+
+    import esize
+    from esize_study import pipeline as pl
+
+    roots = [Path(esize.__file__).parent, Path(pl.__file__).parent]
+    files = [f for root in roots for f in sorted(root.rglob("*.py"))]
+    names = {f.name for f in files}
+    assert {"engine.py", "claims.py", "layout.py", "falsealarm.py", "_atomic.py"} <= names
+    h = hashlib.sha256()
+    for root in roots:
+        for f in sorted(root.rglob("*.py")):
+            h.update(f.relative_to(root.parent).as_posix().encode())
+            h.update(f.read_bytes())
+    assert pl.code_hash() == h.hexdigest()[:16]
+
+
+def test_read_table_and_atomic_parquet(tmp_path):
+    from esize import InputError
+    from esize_study import pipeline as pl
+
+    frame = pd.DataFrame({"binary": [0, 0], "execution": [0, 0], "iteration": [0, 1],
+                          "time": [1.0, 2.0]})
+    pl.write_parquet(tmp_path / "a" / "t.parquet", frame)
+    assert [p.name for p in (tmp_path / "a").iterdir()] == ["t.parquet"]
+    pd.testing.assert_frame_equal(pl.read_table(tmp_path / "a" / "t.parquet"), frame)
+    frame.to_csv(tmp_path / "t.csv", index=False)
+    pd.testing.assert_frame_equal(pl.read_table(tmp_path / "t.csv"), frame)
+    for bad in (tmp_path / "missing.csv", tmp_path / "a"):
+        with pytest.raises(InputError):
+            pl.read_table(bad)
+    (tmp_path / "bad.parquet").write_text("not parquet")
+    with pytest.raises(InputError, match="cannot read"):
+        pl.read_table(tmp_path / "bad.parquet")

@@ -1,4 +1,4 @@
-"""Tests of the calibrated Mono stand-in (esize.standin).
+"""Tests of the calibrated Mono stand-in (esize_study.standin).
 
 Sizes. Generating a benchmark at the paper's full shape (150 x 100 x raw) takes well
 under a second, so the calibration against Table ``tVariations`` is checked at full
@@ -18,9 +18,8 @@ import pandas as pd
 import pytest
 from scipy import stats
 
+from esize import Design, from_tidy, variance_components
 from esize_study import standin as st
-from esize import Design, from_tidy
-from esize import variance_components
 
 LEVELS = ("binary", "execution", "measurement")
 SEED = 20240601

@@ -5,7 +5,7 @@ from pathlib import Path
 import nbclient
 import nbformat
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_worked_examples_notebook_runs():

@@ -3,8 +3,9 @@
 import numpy as np
 import pytest
 
-from esize_study import falsealarm as fa
 from esize import critical_value, fieller
+from esize_study import engine
+from esize_study import falsealarm as fa
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +61,7 @@ def test_parametric_cell_matches_direct_fieller(stats):
     # asymptotic t* against Fieller computed directly.
     cell = fa.CellSpec("binaries", 3, 10, 20, ("RNN",))
     recs = fa.simulate_block(stats, cell, seed=9, bench_id=4, block=0, block_size=10)
-    g = fa._rng(9, 4, cell, 0, 0)
+    g = engine.generator(9, 4, cell.key, 0, 0)
     old = g.integers(0, 12, size=(10, 3))
     new = g.integers(0, 12, size=(10, 3))
     mo, mn = stats.binary_means[old], stats.binary_means[new]

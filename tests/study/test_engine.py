@@ -1,0 +1,106 @@
+"""The simulation engine shared by the false-alarm and coverage families."""
+
+import numpy as np
+import pytest
+
+from esize_study import coverage as cv
+from esize_study import engine
+from esize_study import falsealarm as fa
+
+
+def _stats():
+    rng = np.random.default_rng(8)
+    y = 10.0 * rng.lognormal(0, 0.04, (10, 1, 1)) * rng.gamma(20, 1 / 20, (10, 6, 12))
+    return fa.bench_stats(y)
+
+
+def _flat(records):
+    """Records as comparable tuples, ordered by cell, method and first comparison."""
+    out = []
+    for r in records:
+        key = tuple((k, r[k]) for k in sorted(r) if not isinstance(r[k], np.ndarray))
+        arrays = tuple(r[k].tobytes() for k in sorted(r) if isinstance(r[k], np.ndarray))
+        out.append((key, arrays))
+    return sorted(out)
+
+
+def test_bench_id_is_stable_and_order_free():
+    assert engine.bench_id("FFT NA OPT") == engine.bench_id("FFT NA OPT")
+    assert engine.bench_id("FFT NA OPT") != engine.bench_id("FFT NA")
+    assert 0 <= engine.bench_id("x") < 2**32
+    # the value is part of the seed layout: changing it would change every number
+    assert engine.bench_id("FFT") == int.from_bytes(
+        __import__("hashlib").sha256(b"FFT").digest()[:4], "little")
+
+
+def test_generator_depends_on_every_part_of_the_key():
+    base = engine.generator(1, 2, (3, 4), 5, 0).random(4)
+    np.testing.assert_array_equal(base, engine.generator(1, 2, (3, 4), 5, 0).random(4))
+    for other in (engine.generator(9, 2, (3, 4), 5, 0), engine.generator(1, 9, (3, 4), 5, 0),
+                  engine.generator(1, 2, (3, 9), 5, 0), engine.generator(1, 2, (3, 4), 9, 0),
+                  engine.generator(1, 2, (3, 4), 5, 1)):
+        assert not np.array_equal(base, other.random(4))
+
+
+def test_percentile_interval_takes_replicates():
+    r = np.arange(1.0, 101.0)[None, :].repeat(2, axis=0)
+    lo, hi = engine.percentile_interval(r, 0.1)
+    np.testing.assert_array_equal(lo, [5.0, 5.0])
+    np.testing.assert_array_equal(hi, [95.0, 95.0])
+
+
+def test_tasks_for_lists_every_block_in_order():
+    tasks = engine.tasks_for(["a", "bb", "ccc"], len)
+    assert tasks == [("a", 0), ("bb", 0), ("bb", 1), ("ccc", 0), ("ccc", 1), ("ccc", 2)]
+
+
+def _block(cell, block):
+    g = engine.generator(3, 1, (len(cell),), block, 0)
+    return [{"cell": cell, "block": block, "x": g.random(3)}]
+
+
+@pytest.mark.parametrize("cost", [None, len])
+def test_run_tasks_is_independent_of_jobs_shards_and_batching(cost):
+    cells = ["a", "bb", "ccc", "dddd"]
+    ref = engine.run_tasks(_block, cells, len)
+    assert [(r["cell"], r["block"]) for r in ref] == engine.tasks_for(cells, len)
+    par = engine.run_tasks(_block, cells, len, n_jobs=2, cost=cost)
+    sharded = [r for i in range(3) for r in engine.run_tasks(_block, cells, len, shard=(i, 3))]
+    assert _flat(par) == _flat(ref) == _flat(sharded)
+    # parallel runs keep the task order
+    assert [(r["cell"], r["block"]) for r in par] == [(r["cell"], r["block"]) for r in ref]
+
+
+def test_false_alarm_results_do_not_depend_on_jobs_or_shards():
+    st = _stats()
+    cells = [fa.CellSpec("binaries", 2, 25, 20, ("RRR", "FLAT")),
+             fa.CellSpec("executions", 3, 25, 20)]
+    ref = fa.simulate_cells(st, cells, seed=4, bench_id=engine.bench_id("b"), block_size=10)
+    par = fa.simulate_cells(st, cells, seed=4, bench_id=engine.bench_id("b"), block_size=10,
+                            n_jobs=2)
+    sharded = [r for i in range(2) for r in fa.simulate_cells(
+        st, cells, seed=4, bench_id=engine.bench_id("b"), block_size=10, shard=(i, 2))]
+    assert _flat(par) == _flat(ref) == _flat(sharded)
+
+
+def test_coverage_results_do_not_depend_on_jobs_or_shards():
+    model = cv.Model((0.02**2, 0.05**2, 0.04**2), 0.95)
+    cells = [cv.CellSpec("fCOV", 3, 3, 4, 40, block=10, keep=True),
+             cv.CellSpec("fCOVR", 1, 3, 4, 30, cv.PARAMETRIC, ("RRR",), 20, block=10, keep=True)]
+    ref = cv.simulate_cells(model, cells, seed=2, bench_id=7)
+    par = cv.simulate_cells(model, cells, seed=2, bench_id=7, n_jobs=2)
+    sharded = [r for i in range(4) for r in cv.simulate_cells(model, cells, seed=2, bench_id=7,
+                                                                 shard=(i, 4))]
+    assert _flat(par) == _flat(ref) == _flat(sharded)
+
+
+def test_block_split_changes_the_draws_but_keeps_the_layout():
+    # Block size is part of the design (block j draws its own streams): a different
+    # split gives other numbers but the same comparisons, each exactly once.
+    st = _stats()
+    cell = [fa.CellSpec("binaries", 2, 30, 20, ("RRR",))]
+    for size in (7, 10, 30):
+        recs = fa.simulate_cells(st, cell, seed=4, bench_id=1, block_size=size)
+        frame = fa.records_to_frame(recs, "b")
+        for _, g in frame.groupby(["method", "scheme"]):
+            assert sorted(g["comparison"]) == list(range(30))
