@@ -14,6 +14,8 @@ $(BIN)/python:
 $(STAMP): pyproject.toml src/esize_study/pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]' -e src/esize_study
+	# byte-compile the editable sources once, so that start-up does not recompile them
+	$(BIN)/python -m compileall -q src > /dev/null
 	touch $(STAMP)
 
 test: $(STAMP)

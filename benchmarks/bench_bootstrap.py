@@ -2,10 +2,11 @@
 
 Prints, best of several runs in this process:
 
-* the time of drawing the 126.6 M random indices alone with
+* the time of drawing the 126.6 M random indices of the paper's algorithm alone with
   ``Generator.integers(..., dtype=np.uint16)`` (the floor an index-based bootstrap
-  approaches), and with ``dtype=np.int32`` (the draws the bootstrap really makes, so
-  that a seed gives the same interval in every version);
+  approaches), and with ``dtype=np.int32`` for comparison (the bootstrap itself
+  draws 16-bit indices, and draws each group of children of the lowest level as one
+  index, so it makes fewer draws than that);
 * the bootstrap on one thread (``workers=1``) and on every core (``workers=None``),
   with their ratios to the uint16 draws;
 * for scale, the literal nested-loop algorithm of the paper's pseudo-code on a few

@@ -10,7 +10,7 @@ import itertools
 
 import numpy as np
 
-from esize._bootstrap import spawn_streams
+from esize._bootstrap import group_size, spawn_streams
 
 
 def s2_loops(y: np.ndarray) -> np.ndarray:
@@ -41,27 +41,57 @@ def resample_means_loops(y: np.ndarray, scheme: str, n_resamples: int, rng) -> n
         pool = y.ravel()
         out = []
         for _ in range(n_resamples):
-            picks = stream.integers(0, pool.size, size=pool.size, dtype=np.int32)
+            picks = stream.integers(pool.size, pool.size)
             out.append(sum(pool[k] for k in picks) / pool.size)
         return np.array(out)
     streams = spawn_streams(rng, y.ndim)
+    depth = scheme.rfind("R")
+    n_low = y.shape[depth] if depth >= 0 else 1
+    k = group_size(int(np.prod(y.shape[:depth])), n_low) if depth >= 0 else 1
+    # one code per slot at the lowest resampled level, drawn with the child above it
+    joint = k == n_low > 1 and depth > 0 and scheme[depth - 1] == "R"
 
-    def resample(level: int, n: int):
+    def digits(code: int, n: int, count: int) -> list[int]:
+        out = []
+        for _ in range(count):
+            code, d = divmod(code, n)
+            out.append(d)
+        return out[::-1]
+
+    def resample(level: int, n: int, code):
+        """Children of one unit at ``level``, each with the code handed down to it."""
         if scheme[level] == "N":
-            return list(range(n))
-        return [int(k) for k in streams[level].integers(0, n, size=n, dtype=np.int32)]
+            return [(j, None) for j in range(n)]
+        if level == depth - 1 and joint:
+            m = n_low**k
+            draws = streams[level].integers(n * m, n)
+            return [divmod(int(v), m) for v in draws]
+        if level != depth or k == 1:
+            return [(int(j), None) for j in streams[level].integers(n, n)]
+        # the lowest resampled level: groups of k children drawn as one code each
+        full, rem = divmod(n, k)
+        if code is None:
+            codes = streams[level].integers(n**k, full + (rem > 0))
+        else:
+            codes = [code]
+        children = []
+        for g in range(full):
+            children += digits(int(codes[g]), n, k)
+        if rem:
+            children += digits(int(codes[full]) % n**rem, n, rem)
+        return [(j, None) for j in children]
 
-    def visit(level: int, unit, simulated: list) -> None:
+    def visit(level: int, unit, code, simulated: list) -> None:
         if level == y.ndim:
             simulated.append(y[unit])
             return
-        for j in resample(level, y.shape[level]):
-            visit(level + 1, unit + (j,), simulated)
+        for j, child_code in resample(level, y.shape[level], code):
+            visit(level + 1, unit + (j,), child_code, simulated)
 
     out = []
     for _ in range(n_resamples):
         simulated: list = []
-        visit(0, (), simulated)
+        visit(0, (), None, simulated)
         out.append(sum(simulated) / len(simulated))
     return np.array(out)
 

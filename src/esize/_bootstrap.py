@@ -32,6 +32,14 @@ uniform ``Generator.integers`` draws; a stream is consumed in replicate-major or
 (32-bit draws are buffered in the bit generator's own state), so the replicate means
 depend neither on ``batch`` nor on ``workers``.
 
+The lowest resampled level draws its children in groups: ``k`` independent uniform
+draws among ``n`` children are one uniform draw among the ``n**k`` ordered
+``k``-tuples, so each group is drawn as a single index into a precomputed table of
+the ``n**k`` sums of ``k`` children (one table per parent unit; ``k`` is chosen by
+:func:`group_size` so that the tables stay in cache). Every replicate is still an
+exact hierarchical resample; the streams are simply consumed fewer times, and the
+replicates are gathered from fewer, cached values.
+
 References
 ----------
 A. C. Davison and D. V. Hinkley, *Bootstrap Methods and their Application*,
@@ -193,9 +201,58 @@ def _seed_sequence(rng) -> np.random.SeedSequence:
     )
 
 
-def spawn_streams(rng, k: int) -> list[np.random.Generator]:
-    """``k`` independent generators derived from ``rng`` (Generator, SeedSequence or int)."""
-    return [np.random.Generator(np.random.PCG64(s)) for s in _seed_sequence(rng).spawn(k)]
+class IndexStream:
+    """Uniform random indices from one ``PCG64`` stream, read in order.
+
+    Values below ``high`` are exactly uniform ``Generator.integers`` draws of the
+    smallest unsigned type that holds them (16-bit draws take half the random bits
+    of 32-bit ones). The generator is always called for :data:`CHUNK` values at a
+    time and requests are served from that buffer in order, so the values depend
+    only on the sequence of requests, not on how it is split into calls (numpy
+    discards the unused half of a 32-bit word at the end of every 16-bit call, so
+    calling it per request would make results depend on ``batch``). A stream is
+    meant for one range: a request with another ``high`` starts a new buffer.
+    """
+
+    #: Values drawn per call of the generator.
+    CHUNK = 1 << 15
+
+    def __init__(self, seed: np.random.SeedSequence):
+        self._gen = np.random.Generator(np.random.PCG64(seed))
+        self._high = 0
+        self._buf = np.zeros(0, dtype=np.uint16)
+        self._pos = 0
+
+    @staticmethod
+    def dtype_for(high: int):
+        """The unsigned type of the values below ``high``."""
+        return np.uint16 if high <= 1 << 16 else np.uint32 if high <= 1 << 32 else np.uint64
+
+    def integers(self, high: int, size, out: np.ndarray | None = None) -> np.ndarray:
+        """Uniform integers on ``[0, high)`` of shape ``size`` (in ``out`` if given,
+        which must have that shape and the type :meth:`dtype_for` gives)."""
+        high = int(high)
+        dtype = self.dtype_for(high)
+        if high != self._high:
+            self._high, self._buf, self._pos = high, np.zeros(0, dtype=dtype), 0
+        if out is None:
+            out = np.empty(size, dtype=dtype)
+        flat = out.reshape(-1)
+        filled = 0
+        while filled < flat.size:
+            if self._pos == self._buf.size:
+                self._buf = self._gen.integers(0, high, size=self.CHUNK, dtype=dtype)
+                self._pos = 0
+            take = min(flat.size - filled, self._buf.size - self._pos)
+            flat[filled : filled + take] = self._buf[self._pos : self._pos + take]
+            filled += take
+            self._pos += take
+        return out
+
+
+def spawn_streams(rng, k: int) -> list[IndexStream]:
+    """``k`` independent index streams derived from ``rng`` (Generator, SeedSequence or int)."""
+    return [IndexStream(s) for s in _seed_sequence(rng).spawn(k)]
 
 
 def benchmark_seed(rng, name: str) -> np.random.SeedSequence:
@@ -231,29 +288,155 @@ def _leaf_values(y: np.ndarray, depth: int) -> np.ndarray:
     return np.ascontiguousarray(v, dtype=np.float64).ravel()
 
 
+_scratch = threading.local()
+
+
+def _scratch_array(key, shape, dtype) -> np.ndarray:
+    """An uninitialised array from this thread's scratch space, reused across blocks.
+
+    The blocks of a bootstrap allocate the same few MB of draws, indices and values
+    thousands of times; fresh allocations of that size come from the kernel page by
+    page (a page fault every 4 KiB), which costs as much as the arithmetic. Reusing
+    the arrays avoids that. :func:`_release_scratch` frees them.
+    """
+    store = getattr(_scratch, "arrays", None)
+    if store is None:
+        store = _scratch.arrays = {}
+    size = math.prod(shape)
+    a = store.get(key)
+    if a is None or a.dtype != dtype or a.size < size:
+        a = store[key] = np.empty(size, dtype=dtype)
+    return a[:size].reshape(shape)
+
+
+def _release_scratch() -> None:
+    _scratch.arrays = {}
+
+
+def _gather(values: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """``values[idx]`` into scratch space (indices are known to be in range)."""
+    return np.take(values, idx, out=_scratch_array("values", idx.shape, values.dtype), mode="clip")
+
+
+def _slot_indices(y, scheme, levels, draw, b, itype) -> np.ndarray:
+    """Unit indices, shape ``(b, slots)``, after expanding the top ``levels`` levels.
+
+    An ``R`` level turns every parent slot into ``n_L`` child slots with offsets from
+    ``draw(level, shape, n)``, an ``N`` level into its ``n_L`` children in order.
+    """
+    idx = np.zeros((b, 1), dtype=itype)
+    for level in range(levels):
+        n = y.shape[level]
+        slots = idx.shape[1]
+        if scheme[level] == "R":
+            child = np.add(
+                idx[:, :, None] * itype(n), draw(level, (b, slots, n), n),
+                out=_scratch_array(("index", level), (b, slots, n), itype),
+            )
+        else:
+            child = idx[:, :, None] * itype(n) + np.arange(n, dtype=itype)
+        idx = child.reshape(b, slots * n)
+    return idx
+
+
+def _row_sums(values: np.ndarray) -> np.ndarray:
+    """Sums over everything but the first axis.
+
+    ``einsum`` sums short rows several times faster than ``sum(axis=1)``, and each
+    row's sum does not depend on the other rows (a matrix-vector product is faster
+    still, but BLAS kernels round a row differently depending on where it falls in
+    the block, which would make replicates depend on ``batch``).
+    """
+    return np.einsum("ij->i", values.reshape(values.shape[0], -1))
+
+
 def _block_means(y, scheme, depth, leaves, draw, b, itype) -> np.ndarray:
     """Means of ``b`` replicates; ``draw(level, shape, n)`` supplies child offsets."""
     if scheme == "FLAT":
         n = leaves.size
         idx = draw(0, (b, n), n)
-        return leaves[idx].sum(axis=1) / n
-    idx = np.zeros((b, 1), dtype=itype)
-    for level in range(depth + 1):
-        n = y.shape[level]
-        slots = idx.shape[1]
-        if scheme[level] == "R":
-            child = np.asarray(draw(level, (b, slots, n), n), dtype=itype)
-            child += idx[:, :, None] * itype(n)
-        else:
-            child = idx[:, :, None] * itype(n) + np.arange(n, dtype=itype)
-        idx = child.reshape(b, slots * n)
-    return leaves[idx].sum(axis=1) / idx.shape[1]
+        return _row_sums(_gather(leaves, idx)) / n
+    idx = _slot_indices(y, scheme, depth + 1, draw, b, itype)
+    return _row_sums(_gather(leaves, idx)) / idx.shape[1]
 
 
 def _slots_per_replicate(shape, scheme, depth) -> int:
     if scheme == "FLAT":
         return int(np.prod(shape))
     return int(np.prod(shape[: depth + 1]))
+
+
+#: Upper bound on the entries of the tables of precomputed sums that the lowest
+#: resampled level may use (float64, all parent units together): 2**17 entries,
+#: 1 MiB, small enough to stay in cache.
+GROUP_TABLE_ENTRIES = 1 << 17
+
+
+def group_size(units: int, n: int) -> int:
+    """How many child draws of the lowest resampled level are made as one draw.
+
+    The lowest resampled level draws ``n`` children (with replacement) for each of
+    ``units`` parent slots. ``k`` independent uniform draws from ``n`` children are
+    one uniform draw from ``n**k`` ordered tuples, so each group of ``k`` children is
+    drawn as one index into a table of the ``n**k`` sums of their values; ``k`` is
+    the largest size with at most :data:`GROUP_TABLE_ENTRIES` table entries (and
+    ``n**k`` below 2**16). Part of the definition of the random streams.
+    """
+    k = 1
+    while k < n and n ** (k + 1) < 1 << 16 and units * n ** (k + 1) <= GROUP_TABLE_ENTRIES:
+        k += 1
+    return k
+
+
+def _sum_table(v: np.ndarray, k: int) -> np.ndarray:
+    """``T[u, code]``: sum of ``v[u, d]`` over the base-``n`` digits ``d`` of ``code``."""
+    t = v
+    for _ in range(k - 1):
+        t = (t[:, :, None] + v[:, None, :]).reshape(v.shape[0], -1)
+    return np.ascontiguousarray(t).ravel()
+
+
+def _grouped_block(y, scheme, depth, tables, k, draw, b, itype) -> np.ndarray:
+    """Means of ``b`` replicates, the lowest resampled level drawn in groups of ``k``.
+
+    Levels above ``depth`` are expanded by :func:`_slot_indices`; at ``depth`` each
+    slot draws ``ceil(n / k)`` codes, all uniform on ``[0, n**k)`` in one call (a
+    last partial group of ``r`` children uses its code modulo ``n**r``, uniform on
+    ``[0, n**r)`` because ``n**r`` divides ``n**k``), and a replicate's total is
+    the sum of the table entries its codes point at.
+
+    When a slot needs a single code (``k == n``) and the level above is resampled
+    too, a child of that level and its code are drawn together as one index
+    uniform on ``[0, n_above * n**k)`` from the stream of the level above: the
+    offset of the child and the code of its group are independent and uniform, and
+    the index is the child's row in the table.
+    """
+    n = y.shape[depth]
+    full, rem = divmod(n, k)
+    m = n**k
+    if full == 1 and not rem and depth > 0 and scheme[depth - 1] == "R":
+        idx = _slot_indices(y, scheme, depth - 1, draw, b, itype)
+        above = y.shape[depth - 1]
+        shape = (b, idx.shape[1], above)
+        joint = np.add(
+            idx[:, :, None] * itype(above * m), draw(depth - 1, shape, above * m),
+            out=_scratch_array("codes", shape, itype),
+        )
+        return _row_sums(_gather(tables[k], joint)) / (idx.shape[1] * above * n)
+    idx = _slot_indices(y, scheme, depth, draw, b, itype)
+    slots = idx.shape[1]
+    codes = draw(depth, (b, slots, full + (rem > 0)), m)
+    total = np.zeros(b)
+    if rem:
+        mr = n**rem
+        last = np.add(idx * itype(mr), codes[:, :, full] % mr, dtype=itype)
+        total += _row_sums(_gather(tables[rem], last))
+    grouped = np.add(
+        idx[:, :, None] * itype(m), codes[:, :, :full],  # full >= 1: k <= n
+        out=_scratch_array("codes", (b, slots, full), itype),
+    )
+    total += _row_sums(_gather(tables[k], grouped))
+    return total / (slots * n)
 
 
 def _system_means(y, scheme, seed, n_resamples, batch, progress) -> np.ndarray:
@@ -271,20 +454,35 @@ def _system_means(y, scheme, seed, n_resamples, batch, progress) -> np.ndarray:
         return np.full(n_resamples, float(y.mean()))
     leaves = y.ravel().astype(np.float64) if scheme == "FLAT" else _leaf_values(y, depth)
     slots = _slots_per_replicate(y.shape, scheme, depth)
-    itype = np.int32 if leaves.size < 2**31 else np.int64
+    itype = np.intp  # index arithmetic in the type numpy indexes with
+
+    def draw(level, shape, n):
+        out = _scratch_array(("draw", level), shape, IndexStream.dtype_for(n))
+        return streams[level].integers(n, shape, out=out)
+
+    k = 1 if scheme == "FLAT" else group_size(slots // y.shape[depth], y.shape[depth])
+    if k > 1:
+        n = y.shape[depth]
+        tables = {r: _sum_table(leaves.reshape(-1, n), r) for r in {k, n % k} if r}
+        slots = slots // n * -(-n // k)  # table entries gathered per replicate
+
+        def block(b):
+            return _grouped_block(y, scheme, depth, tables, k, draw, b, itype)
+    else:
+
+        def block(b):
+            return _block_means(y, scheme, depth, leaves, draw, b, itype)
+
     if batch is None:
         batch = max(1, DEFAULT_SLOTS_PER_STEP // slots)
     batch = int(batch)
     if batch < 1:
         raise EsizeError(f"batch must be positive, got {batch}")
 
-    def draw(level, shape, n):
-        return streams[level].integers(0, n, size=shape, dtype=itype)
-
     out = np.empty(n_resamples)
     for start in range(0, n_resamples, batch):
         b = min(batch, n_resamples - start)
-        out[start : start + b] = _block_means(y, scheme, depth, leaves, draw, b, itype)
+        out[start : start + b] = block(b)
         if progress is not None:
             progress(b)
     return out
@@ -319,11 +517,14 @@ def _run_systems(tasks, n_resamples, batch, progress, workers) -> list[np.ndarra
 
     n = _workers(workers, len(tasks))
     if n == 1:
-        return [one(t) for t in tasks]
+        try:
+            return [one(t) for t in tasks]
+        finally:
+            _release_scratch()
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(max_workers=n, thread_name_prefix="esize-bootstrap") as pool:
-        return list(pool.map(one, tasks))
+        return list(pool.map(one, tasks))  # the pool's threads, and their scratch, end here
 
 
 def means_from_indices(data, scheme: str, indices) -> np.ndarray:
@@ -396,7 +597,8 @@ def resample_means(
     """
     y = _as_array(data)
     scheme = parse_scheme(scheme, y.ndim)
-    return _system_means(y, scheme, rng, _n_resamples(n_resamples), batch, progress)
+    (means,) = _run_systems([(y, scheme, rng)], _n_resamples(n_resamples), batch, progress, 1)
+    return means
 
 
 def percentile_interval(values, alpha: float) -> tuple[float, float]:
@@ -440,7 +642,7 @@ def bootstrap_mean_ci(
     alpha = _check_alpha(alpha)
     scheme = parse_scheme(scheme, y.ndim)
     n = _n_resamples(n_resamples)
-    means = _system_means(y, scheme, rng, n, batch, progress)
+    (means,) = _run_systems([(y, scheme, rng)], n, batch, progress, 1)
     return _result(y.mean(), means, alpha, scheme, n)
 
 

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import esize as ez
+from esize._bootstrap import group_size
 from reference import resample_means_loops, rrr_bootstrap_variance
 
 SCHEMES3 = ["RRR", "RRN", "RNN", "NRR", "NNR", "RNR", "FLAT"]
@@ -34,6 +35,32 @@ def test_fast_equals_reference_any_depth(shape, data, seed):
     fast = ez.resample_means(y, scheme, 7, rng=seed, batch=3)
     slow = resample_means_loops(y, scheme, 7, rng=seed)
     np.testing.assert_allclose(fast, slow, rtol=1e-12)
+
+
+@pytest.mark.parametrize("shape", [(3, 7), (2, 3, 11), (5, 20)])
+def test_grouped_draws_with_a_partial_group(shape):
+    # The lowest resampled level draws k children as one code; here k does not
+    # divide the number of children, so every slot also has a partial group.
+    units, n = int(np.prod(shape[:-1])), shape[-1]
+    k = group_size(units, n)
+    assert 1 < k < n and n % k
+    y = np.random.default_rng(8).lognormal(0.0, 0.3, size=shape)
+    fast = ez.resample_means(y, "R" * len(shape), 60, rng=77, batch=7)
+    np.testing.assert_allclose(fast, resample_means_loops(y, "R" * len(shape), 60, rng=77),
+                               rtol=1e-12)
+    np.testing.assert_array_equal(fast, ez.resample_means(y, "R" * len(shape), 60, rng=77))
+
+
+@pytest.mark.parametrize("shape", [(20, 3), (5, 4, 2)])
+def test_joint_draw_of_a_child_and_its_code(shape):
+    # A pyperf-like design (processes x values): each value group is one code, drawn
+    # together with the process above it as a single index.
+    assert group_size(int(np.prod(shape[:-1])), shape[-1]) == shape[-1]
+    y = np.random.default_rng(3).lognormal(0.0, 0.2, size=shape)
+    scheme = "R" * len(shape)
+    fast = ez.resample_means(y, scheme, 50, rng=5, batch=6)
+    np.testing.assert_allclose(fast, resample_means_loops(y, scheme, 50, rng=5), rtol=1e-12)
+    np.testing.assert_array_equal(fast, ez.resample_means(y, scheme, 50, rng=5))
 
 
 @pytest.mark.parametrize("scheme", ["RRR", "RNR", "FLAT"])
