@@ -45,7 +45,7 @@ from ._planning import (
     plan_from_variances,
 )
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     # data
