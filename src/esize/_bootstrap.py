@@ -560,7 +560,10 @@ def means_from_indices(data, scheme: str, indices) -> np.ndarray:
             raise EsizeError(f"indices for level {level} must lie in [0, {n})")
         return a.astype(np.int64, copy=True)  # _block_means works in place
 
-    return _block_means(y, scheme, depth, leaves, draw, b, np.int64)
+    try:
+        return _block_means(y, scheme, depth, leaves, draw, b, np.intp)
+    finally:
+        _release_scratch()
 
 
 # -- public functions ---------------------------------------------------------------------
