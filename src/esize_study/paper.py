@@ -117,7 +117,7 @@ PRECISIONS: dict[str, tuple[tuple[float, float], ...]] = {
     "TCP": ((1.3, 32.2), (0.8, 19.8), (0.6, 15.5)),
 }
 
-#: Section sDimensioning, FFT at 6 hours.
+#: Section "Dimensioning the Experiments", FFT at 6 hours.
 FFT_6H = {"n1": 4, "n2": 28, "binaries": 16, "ours_pct": 2.3, "default_pct": 4.7, "default_n": 17}
 
 #: Binary-level variation after merging executions (text of "Variation in the Data").
