@@ -1,5 +1,6 @@
 # Reproduction pipeline for Kalibera & Jones, "Quantifying Performance Changes with
-# Effect Size Confidence Intervals". Run with `make reproduce` (see README).
+# Effect Size Confidence Intervals". Run with `make reproduce` (see README), which
+# passes the profile workflow/profiles/default (Snakemake does not find it on its own).
 #
 # Main file: Snakemake finds this top-level Snakefile before workflow/Snakefile, so
 # `rule all` lives here; the rules themselves are in workflow/rules/*.smk.
@@ -21,6 +22,8 @@ include: "workflow/rules/coverage.smk"
 include: "workflow/rules/report.smk"
 
 
+# Every output of every job, intermediate ones included, so that a deleted one is
+# rebuilt (each rule file registers its rules with register_targets, common.smk).
 rule all:
     input:
         all_outputs(),

@@ -18,6 +18,7 @@ from ._bootstrap import (
     bootstrap_ratio_ci,
     geometric_mean_ratio_ci,
     means_from_indices,
+    minimum_resamples,
     parse_scheme,
     percentile_interval,
     resample_means,
@@ -26,6 +27,7 @@ from ._decision import describe, verdict
 from ._design import Design, from_tidy
 from ._errors import DesignError, EsizeError, EsizeWarning, InputError
 from ._estimators import (
+    RELATIVE_TOLERANCE,
     VarianceComponents,
     mean_variance,
     model_mean_variance,
@@ -33,7 +35,16 @@ from ._estimators import (
     t2,
     variance_components,
 )
-from ._intervals import Interval, critical_value, delta_ci, fieller, fieller_ci, mean_ci
+from ._intervals import (
+    Interval,
+    critical_value,
+    delta_ci,
+    fieller,
+    fieller_ci,
+    geometric_mean_limits,
+    geometric_mean_ratio_parametric,
+    mean_ci,
+)
 from ._planning import (
     Dimensioning,
     Plan,
@@ -58,6 +69,7 @@ __all__ = [
     "t2",
     "mean_variance",
     "model_mean_variance",
+    "RELATIVE_TOLERANCE",
     # parametric intervals
     "Interval",
     "critical_value",
@@ -65,6 +77,8 @@ __all__ = [
     "fieller",
     "fieller_ci",
     "delta_ci",
+    "geometric_mean_limits",
+    "geometric_mean_ratio_parametric",
     # bootstrap
     "BootstrapResult",
     "SuiteInterval",
@@ -74,6 +88,7 @@ __all__ = [
     "bootstrap_ratio_ci",
     "geometric_mean_ratio_ci",
     "percentile_interval",
+    "minimum_resamples",
     "means_from_indices",
     # planning (Sections "Experiment Planning", "Dimensioning the Experiments")
     "Plan",

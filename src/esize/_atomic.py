@@ -12,12 +12,18 @@ from pathlib import Path
 
 __all__ = ["atomic_write", "atomic_write_text"]
 
+#: Characters of the target's name kept in the temporary name (with the dots, the
+#: random part and ``.tmp`` about 120 characters, within every file system's limit).
+_STEM = 100
+
 
 def atomic_write(path: str | os.PathLike, data: bytes) -> None:
     """Write ``data`` to ``path`` via a temporary file and a rename (never half-written)."""
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
+    # the temporary name starts like the target's, cut so that it is never longer
+    # than the longest name the target itself may have
+    fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name[:_STEM]}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)

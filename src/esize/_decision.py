@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 from ._errors import EsizeError
+from ._estimators import RELATIVE_TOLERANCE
 
 __all__ = ["verdict", "describe"]
 
@@ -24,7 +25,7 @@ def verdict(
     bounded: bool = True,
     lower_is_better: bool = True,
 ) -> str:
-    """Classify a ratio CI against a relative threshold ``t``.
+    r"""Classify a ratio CI against a relative threshold ``t``.
 
     * ``"faster"`` if ``upper < 1 - t`` (for times: new clearly below old),
     * ``"slower"`` if ``lower > 1 + t``,
@@ -33,17 +34,26 @@ def verdict(
 
     With ``lower_is_better=False`` (rates such as throughput) "faster" and
     "slower" swap.
+
+    Limits that differ from a boundary :math:`1 \mp t` by no more than a relative
+    :math:`10^{-12}` (:data:`esize._estimators.RELATIVE_TOLERANCE`, the tolerance
+    below which variances are zero) count as lying on it, and the boundary belongs
+    to ``[1 - t, 1 + t]``. A change of exactly the threshold, such as two constant
+    systems 10 and 9.8 at ``t = 0.02``, is therefore ``"same"`` whatever the last
+    bit of the computed ratio, and a ratio of 1 up to rounding is never a change.
     """
     t = float(threshold)
     if not (math.isfinite(t) and 0.0 <= t < 1.0):
         raise EsizeError(f"threshold must lie in [0, 1), got {threshold}")
     if not bounded or not (math.isfinite(lower) and math.isfinite(upper)):
         return "inconclusive"
-    if upper < 1.0 - t:
+    low_edge = (1.0 - t) * (1.0 - RELATIVE_TOLERANCE)  # below it: clearly under 1 - t
+    high_edge = (1.0 + t) * (1.0 + RELATIVE_TOLERANCE)  # above it: clearly over 1 + t
+    if upper < low_edge:
         out = "faster"
-    elif lower > 1.0 + t:
+    elif lower > high_edge:
         out = "slower"
-    elif t > 0.0 and lower >= 1.0 - t and upper <= 1.0 + t:
+    elif t > 0.0 and lower >= low_edge and upper <= high_edge:
         return "same"
     else:
         return "inconclusive"

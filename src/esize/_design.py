@@ -15,7 +15,23 @@ import numpy as np
 
 from ._errors import DesignError
 
-__all__ = ["Design", "from_tidy"]
+__all__ = ["Design", "from_tidy", "scale_exponent"]
+
+
+def scale_exponent(values) -> int:
+    """The ``e`` for which ``max |values| / 2**e`` lies in [1/2, 1) (0 for all zeros).
+
+    Dividing by a power of two is exact, so the estimators compute in those units:
+    at ordinary magnitudes nothing changes, and data near the ends of the float range
+    no longer overflow or underflow when summed or squared.
+    """
+    arr = np.asarray(values, dtype=np.float64)
+    if arr.size == 0:
+        return 0
+    m = float(np.max(np.abs(arr)))
+    if m == 0.0 or not np.isfinite(m):
+        return 0
+    return int(np.frexp(m)[1])
 
 
 @dataclass(frozen=True)
@@ -78,8 +94,15 @@ class Design:
 
     @property
     def mean(self) -> float:
-        """Grand mean of all measurements."""
-        return float(self.data.mean())
+        """Grand mean of all measurements.
+
+        Summed in units of a power of two (:func:`scale_exponent`), so that it is the
+        plain mean at ordinary magnitudes and does not overflow near the largest floats.
+        """
+        e = scale_exponent(self.data)
+        if e == 0:
+            return float(self.data.mean())
+        return float(np.ldexp(np.ldexp(self.data, -e).mean(), e))
 
     def level_index(self, level: str | int) -> int:
         """Axis index of ``level`` (a name, or an axis index)."""

@@ -19,6 +19,29 @@ with expectation :math:`E(S_i^2) = \sigma_i^2 + E(S_{i-1}^2)/n_{i-1}`, whence th
 unbiased estimators :math:`T_1^2 = S_1^2` and
 :math:`T_i^2 = S_i^2 - S_{i-1}^2 / n_{i-1}`.
 
+Numerics
+--------
+Results do not depend on the unit of measure. Every estimator first divides the data
+by a power of two :math:`2^e` that brings :math:`\max |y|` into :math:`[1/2, 1)`;
+dividing by a power of two is exact, so at ordinary magnitudes the estimates are
+bit for bit those of the unscaled data, while data near :math:`10^{\pm 300}` no
+longer overflow or underflow when squared. Variances (which ``numpy.var`` computes
+from deviations about the mean, so centred before squaring) are found in those units
+and multiplied back by :math:`2^{2e}` only at the end; quantities that are ratios,
+such as :attr:`VarianceComponents.S_pct`, never leave them.
+
+Exact zeros: a variance estimate :math:`v` (an :math:`S_i^2`, a :math:`T_i^2`, or the
+variance of a mean) with
+
+.. math:: |v| \le (\epsilon \max |y|)^2, \qquad \epsilon = 10^{-12}
+
+(:data:`RELATIVE_TOLERANCE`) is set to exactly zero. Constant data thus have zero variance every time, whatever
+the rounding of their means (those are off by a few units in the last place, about
+:math:`10^{-16}` relative), while any genuine variation -- a relative standard
+deviation of :math:`10^{-12}` is four orders of magnitude above the rounding and far
+below the resolution of any clock or counter -- is kept. The same relative tolerance
+decides a verdict whose interval ends on the threshold (:func:`esize.verdict`).
+
 References
 ----------
 T. Kalibera and R. Jones, "Quantifying Performance Changes with Effect Size
@@ -28,14 +51,16 @@ Statistics" and "Estimating Unknown Variances".
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from ._design import Design
+from ._design import Design, scale_exponent
 from ._errors import DesignError
 
 __all__ = [
+    "RELATIVE_TOLERANCE",
     "s2",
     "t2",
     "VarianceComponents",
@@ -45,8 +70,59 @@ __all__ = [
 ]
 
 
+#: Relative tolerance of "exactly zero" (a standard deviation at most this fraction of
+#: the largest value) and of "exactly at the threshold" in a verdict.
+RELATIVE_TOLERANCE = 1e-12
+
+
 def _as_array(data) -> np.ndarray:
     return data.data if isinstance(data, Design) else np.asarray(data, dtype=np.float64)
+
+
+def _zero_small(v, ref: float):
+    """``v`` with the entries that are zero up to rounding (``|v| <= (tol * ref)**2``)
+    set to exactly zero; ``ref`` is the largest ``|y|`` in the units of ``v``."""
+    limit = (RELATIVE_TOLERANCE * ref) ** 2
+    return np.where(np.abs(v) <= limit, 0.0, v)
+
+
+def _unscale(v, exponent: int):
+    """``v * 2**exponent``: exact, or inf / 0 when the result is beyond the floats."""
+    with np.errstate(over="ignore", under="ignore"):
+        return np.ldexp(v, exponent)
+
+
+def scaled(data) -> tuple[np.ndarray, int]:
+    """The data divided by ``2**e``, ``e`` chosen so that ``max |y|`` lies in [1/2, 1).
+
+    Returns
+    -------
+    (ndarray, int)
+        The scaled values (exactly ``y / 2**e``) and ``e``.
+    """
+    y = _as_array(data)
+    e = scale_exponent(y)
+    return (np.ldexp(y, -e) if e else y), e
+
+
+def _s2_scaled(z: np.ndarray) -> np.ndarray:
+    """:math:`S_i^2` of data already scaled, with the zero rule applied."""
+    out = np.empty(z.ndim)
+    means = z
+    # walk from the lowest level up: V on the current last axis, M over the rest
+    for axis in range(z.ndim - 1, -1, -1):
+        out[axis] = means.var(axis=-1, ddof=1).mean()
+        means = means.mean(axis=-1)
+    return _zero_small(out, float(np.max(np.abs(z))))
+
+
+def _check_two_units(y: np.ndarray) -> None:
+    for axis, n in enumerate(y.shape):
+        if n < 2:
+            raise DesignError(
+                f"level on axis {axis} has {n} unit(s) per group; "
+                "variance estimates need at least 2"
+            )
 
 
 def s2(data) -> np.ndarray:
@@ -61,22 +137,15 @@ def s2(data) -> np.ndarray:
     Returns
     -------
     ndarray
-        ``s[j]`` is :math:`S^2` of the level on axis ``j``.
+        ``s[j]`` is :math:`S^2` of the level on axis ``j``, in the data's units
+        squared; exactly zero when it is zero up to rounding (see the module notes),
+        and ``inf`` or 0 when the data's magnitude is so extreme (beyond about
+        :math:`10^{\pm 154}`) that the square is not a float.
     """
     y = _as_array(data)
-    for axis, n in enumerate(y.shape):
-        if n < 2:
-            raise DesignError(
-                f"level on axis {axis} has {n} unit(s) per group; "
-                "variance estimates need at least 2"
-            )
-    out = np.empty(y.ndim)
-    means = y
-    # walk from the lowest level up: V on the current last axis, M over the rest
-    for axis in range(y.ndim - 1, -1, -1):
-        out[axis] = means.var(axis=-1, ddof=1).mean()
-        means = means.mean(axis=-1)
-    return out
+    _check_two_units(y)
+    z, e = scaled(y)
+    return _unscale(_s2_scaled(z), 2 * e)
 
 
 def t2(s2_values, counts) -> np.ndarray:
@@ -118,7 +187,14 @@ class VarianceComponents:
     mean : float
         Grand mean.
     S2, T2 : ndarray
-        Biased and unbiased variance estimates.
+        Biased and unbiased variance estimates, in the data's units squared (``inf``
+        or 0 when the data are so large or small that the square is not a float).
+    exponent : int
+        The power of two ``e`` the estimates were computed at: ``S2 = S2_scaled *
+        2**(2 e)``.
+    S2_scaled, T2_scaled : ndarray
+        The estimates divided by ``2**(2 e)``, always finite (computed from ``S2``
+        and ``T2`` when not given).
     """
 
     levels: tuple[str, ...]
@@ -126,16 +202,30 @@ class VarianceComponents:
     mean: float
     S2: np.ndarray
     T2: np.ndarray
+    exponent: int = 0
+    S2_scaled: np.ndarray | None = None
+    T2_scaled: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("S2", "T2"):
+            if getattr(self, name + "_scaled") is None:
+                value = np.asarray(getattr(self, name), dtype=np.float64)
+                object.__setattr__(self, name + "_scaled", _unscale(value, -2 * self.exponent))
+
+    @property
+    def _scaled_mean(self) -> float:
+        return math.ldexp(self.mean, -self.exponent)
 
     @property
     def S_pct(self) -> np.ndarray:
-        """Relative variation :math:`\\sqrt{S^2}/\\overline{Y}` in percent."""
-        return 100.0 * np.sqrt(self.S2) / self.mean
+        """Relative variation :math:`\\sqrt{S^2}/\\overline{Y}` in percent (computed in
+        scaled units, so it does not depend on the unit of measure)."""
+        return 100.0 * np.sqrt(self.S2_scaled) / self._scaled_mean
 
     @property
     def T_pct(self) -> np.ndarray:
         """:math:`\\sqrt{\\max(T^2, 0)}/\\overline{Y}` in percent."""
-        return 100.0 * np.sqrt(np.clip(self.T2, 0.0, None)) / self.mean
+        return 100.0 * np.sqrt(np.clip(self.T2_scaled, 0.0, None)) / self._scaled_mean
 
     def as_dict(self) -> dict[str, dict[str, float]]:
         """``{level: {"S2": .., "T2": .., "S_pct": .., "T_pct": ..}}``."""
@@ -151,30 +241,69 @@ class VarianceComponents:
 
 
 def variance_components(design: Design) -> VarianceComponents:
-    """:math:`S^2` and :math:`T^2` of every level of ``design``."""
-    s = s2(design)
+    """:math:`S^2` and :math:`T^2` of every level of ``design``.
+
+    Both are computed on the data scaled by a power of two (see the module notes);
+    estimates that are zero up to rounding are exactly zero, so a level whose units
+    do not vary has :math:`S^2 = T^2 = 0` every time.
+    """
+    y = design.data
+    _check_two_units(y)
+    z, e = scaled(y)
+    s = _s2_scaled(z)
+    t = _zero_small(t2(s, design.shape), float(np.max(np.abs(z))))
     return VarianceComponents(
         levels=design.levels,
         counts=design.shape,
         mean=design.mean,
-        S2=s,
-        T2=t2(s, design.shape),
+        S2=_unscale(s, 2 * e),
+        T2=_unscale(t, 2 * e),
+        exponent=e,
+        S2_scaled=s,
+        T2_scaled=t,
     )
 
 
-def mean_variance(data) -> float:
-    r"""Estimated variance of the grand mean, :math:`S_{n+1}^2 / n_{n+1}`.
+def mean_and_variance(data, exponent: int | None = None) -> tuple[float, float, int]:
+    r"""Grand mean and estimated variance of the grand mean, in scaled units.
 
-    This is an unbiased estimator of :func:`model_mean_variance` (Section
-    "Confidence Interval for the Mean of One System"). Only the top level needs two or more units.
+    Parameters
+    ----------
+    data : Design or array_like
+        Balanced data (two or more top-level units).
+    exponent : int, optional
+        Work in units of ``2**exponent`` (default: the data's own, which brings the
+        largest value into [1/2, 1)).
+
+    Returns
+    -------
+    (float, float, int)
+        :math:`\overline{Y} / 2^e`, :math:`S_{n+1}^2 / (n_{n+1} 2^{2e})` (zero when zero
+        up to rounding) and ``e``.
     """
     y = _as_array(data)
     if y.shape[0] < 2:
         raise DesignError(
             f"the top level has {y.shape[0]} unit(s); at least 2 are needed"
         )
-    top = y.reshape(y.shape[0], -1).mean(axis=1)
-    return float(top.var(ddof=1) / top.size)
+    e = scale_exponent(y) if exponent is None else int(exponent)
+    z = np.ldexp(y, -e) if e else y
+    top = z.reshape(z.shape[0], -1).mean(axis=1)
+    v = _zero_small(top.var(ddof=1), float(np.max(np.abs(z))))
+    return float(z.mean()), float(v) / top.size, e
+
+
+def mean_variance(data) -> float:
+    r"""Estimated variance of the grand mean, :math:`S_{n+1}^2 / n_{n+1}`.
+
+    This is an unbiased estimator of :func:`model_mean_variance` (Section
+    "Confidence Interval for the Mean of One System"). Only the top level needs two
+    or more units. The value is in the data's units squared (zero when it is zero up
+    to rounding; see the module notes); :func:`mean_and_variance` gives it in scaled
+    units, which never overflow.
+    """
+    _, v, e = mean_and_variance(data)
+    return float(_unscale(v, 2 * e))
 
 
 def model_mean_variance(sigma2, counts) -> float:

@@ -6,6 +6,7 @@ functions here and the library. Nothing in this module does statistics.
 
 from __future__ import annotations
 
+import copy
 import csv
 import hashlib
 import io
@@ -26,6 +27,12 @@ from .reproduction import slug
 
 __all__ = [
     "DATASET_DEFAULTS",
+    "ConfigError",
+    "load_config_file",
+    "merge_config",
+    "config_problem",
+    "check_config_files",
+    "snakemake_config_sources",
     "dataset_settings",
     "dataset_benchmarks",
     "code_hash",
@@ -58,6 +65,22 @@ DATASET_DEFAULTS = {
 }
 
 
+class ConfigError(InputError):
+    """A problem with one value of the workflow configuration.
+
+    Parameters
+    ----------
+    keys : sequence of str or int
+        Where the value sits in the configuration (``("datasets", "mine", "path")``).
+    message : str
+        What is wrong, in one line.
+    """
+
+    def __init__(self, keys: Sequence[str | int], message: str):
+        self.keys = tuple(keys)
+        super().__init__(_dotted(self.keys), message)
+
+
 def dataset_settings(config: Mapping, name: str) -> dict:
     """Settings of dataset ``name`` with defaults filled in."""
     out = dict(DATASET_DEFAULTS)
@@ -67,7 +90,7 @@ def dataset_settings(config: Mapping, name: str) -> dict:
         if "costs" not in config["datasets"][name]:
             out["costs"] = "paper"
     elif not out.get("path"):
-        raise InputError(name, "a directory dataset needs a 'path'")
+        raise ConfigError(("datasets", name), "a directory dataset needs a 'path'")
     return out
 
 
@@ -88,23 +111,39 @@ def dataset_benchmarks(config: Mapping, name: str) -> dict[str, str]:
 
     A stand-in dataset has the paper's ten benchmarks (or the configured subset); a
     directory dataset has one benchmark per Parquet/CSV file, named by the file stem.
+
+    Raises
+    ------
+    ConfigError
+        When the dataset names unknown stand-in benchmarks, its directory does not
+        exist or holds no data files, or none of the wanted benchmarks is there.
     """
     s = dataset_settings(config, name)
     if s["kind"] == "standin":
         names = s["benchmarks"] or list(paper.BENCHMARKS)
         unknown = [b for b in names if b not in paper.BENCHMARKS]
         if unknown:
-            raise InputError(name, f"unknown stand-in benchmark(s) {unknown}")
+            raise ConfigError(
+                ("datasets", name, "benchmarks"),
+                f"unknown stand-in benchmark(s) {', '.join(map(repr, unknown))} "
+                f"(known: {', '.join(paper.BENCHMARKS)})",
+            )
         return {slug(b): b for b in names}
     directory = Path(s["path"])
+    where = ("datasets", name, "path")
     if not directory.is_dir():
-        raise InputError(directory, f"dataset {name!r}: not a directory")
+        what = "is a file, not a directory" if directory.exists() else "does not exist"
+        raise ConfigError(where, f"directory {s['path']!r} {what} (a relative path starts "
+                                 "from the directory Snakemake runs in)")
     files = _files_in(directory)
     if not files:
-        raise InputError(directory, f"dataset {name!r}: no .parquet or .csv files")
+        raise ConfigError(where, f"no .parquet or .csv files in {s['path']!r}")
     wanted = s["benchmarks"]
     if wanted:
         files = {k: v for k, v in files.items() if k in {slug(b) for b in wanted}}
+        if not files:
+            raise ConfigError(("datasets", name, "benchmarks"),
+                              f"none of the listed benchmarks has a file in {s['path']!r}")
     return {k: v.name.split(".")[0] for k, v in files.items()}
 
 
@@ -263,3 +302,271 @@ def fail(logger: logging.Logger, exc: Exception) -> None:
     """Log a user-facing error and stop the script with one line on stderr."""
     logger.error("%s", exc)
     raise SystemExit(f"esize: error: {exc}")
+
+
+# -- the workflow configuration -------------------------------------------------------
+#
+# Snakemake reports a YAML syntax error without naming the file or the line, and a
+# schema violation with a dump of the whole schema. The functions below turn either
+# into one line naming the file, the line and the key; the Snakefile
+# (workflow/rules/common.smk) and the Makefile's pre-check both use them.
+
+SCHEMA = Path("workflow") / "schemas" / "config.schema.yaml"
+
+
+def _dotted(keys: Sequence[str | int]) -> str:
+    out = ""
+    for k in keys:
+        out += f"[{k}]" if isinstance(k, int) else (f".{k}" if out else str(k))
+    return out
+
+
+def _shown(path: str | Path) -> str:
+    """``path`` relative to the working directory when it lies below it."""
+    p = Path(path)
+    try:
+        return str(p.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def load_config_file(path: str | Path) -> dict:
+    """Read a YAML (or JSON) configuration file into a dict.
+
+    Raises
+    ------
+    esize.InputError
+        When the file cannot be read, is not valid YAML (the message names the line
+        as ``FILE:LINE``) or does not hold a mapping of keys.
+    """
+    import yaml
+
+    shown = _shown(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(shown, "no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(shown, f"cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f"{shown}:{mark.line + 1}" if mark is not None else shown
+        what = " ".join(str(exc.problem or exc.context or "invalid YAML").split())
+        raise InputError(where, f"YAML syntax error: {what}") from None
+    except yaml.YAMLError as exc:
+        raise InputError(shown, f"YAML syntax error: {' '.join(str(exc).split())}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise InputError(shown, "a configuration file holds keys and values (a YAML mapping)")
+    return data
+
+
+def merge_config(base: dict, update: Mapping) -> dict:
+    """Update ``base`` in place with ``update``, merging nested mappings (as Snakemake does)."""
+    for key, value in update.items():
+        if isinstance(value, Mapping) and isinstance(base.get(key), dict):
+            merge_config(base[key], value)
+        else:
+            base[key] = value
+    return base
+
+
+_MISSING = object()
+
+
+def _lookup(data, keys: Sequence[str | int]):
+    for k in keys:
+        if isinstance(data, Mapping) and k in data:
+            data = data[k]
+        elif isinstance(data, list) and isinstance(k, int) and -len(data) <= k < len(data):
+            data = data[k]
+        else:
+            return _MISSING
+    return data
+
+
+def _yaml_line(path: str | Path, keys: Sequence[str | int]) -> int | None:
+    """1-based line of the key (or list item) at ``keys`` in a YAML file, if found."""
+    import yaml
+
+    try:
+        node = yaml.compose(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return None
+    line = None
+    for k in keys:
+        if isinstance(node, yaml.MappingNode):
+            for key_node, value_node in node.value:
+                if key_node.value == str(k):
+                    line, node = key_node.start_mark.line + 1, value_node
+                    break
+            else:
+                return None
+        elif isinstance(node, yaml.SequenceNode) and isinstance(k, int) and k < len(node.value):
+            node = node.value[k]
+            line = node.start_mark.line + 1
+        else:
+            return None
+    return line
+
+
+def _locate(keys, value, sources) -> str:
+    """Where the value at ``keys`` came from: ``FILE:LINE``, ``FILE``, ``--config`` or ``config``.
+
+    ``sources`` are ``(name, data)`` pairs in increasing precedence; a name that is not
+    a file (``--config``) gets no line. With ``value`` given, a source counts only when
+    it holds that very value (a later file may have overridden an earlier one).
+    """
+    for name, data in reversed(list(sources)):
+        found = _lookup(data, keys)
+        if found is _MISSING or (value is not _MISSING and found != value):
+            continue
+        if name == "--config":
+            return name
+        line = _yaml_line(name, keys)
+        return f"{_shown(name)}:{line}" if line else _shown(name)
+    return "config"
+
+
+def _schema_message(error, config, sources) -> str:
+    """One line for one ``jsonschema`` validation error."""
+    keys = list(error.absolute_path)
+    if error.validator == "additionalProperties" and isinstance(error.instance, Mapping):
+        known = list(error.schema.get("properties", {}))
+        unknown = [k for k in error.instance if k not in known]
+        if unknown:
+            import difflib
+
+            key = unknown[0]
+            where = _locate([*keys, key], _MISSING, sources)
+            inside = f" in '{_dotted(keys)}'" if keys else ""
+            close = difflib.get_close_matches(str(key), known, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            return f"{where}: unknown key '{key}'{inside}{hint} (known: {', '.join(known)})"
+    if keys:
+        where = _locate(keys, _lookup(config, keys), sources)
+    else:  # the whole configuration (a required key missing): name the last file
+        files = [name for name, _ in sources if name != "--config"]
+        where = _shown(files[-1]) if files else "config"
+    what = " ".join(error.message.split())
+    if len(what) > 200:
+        what = what[:197] + "..."
+    return f"{where}: {_dotted(keys)}: {what}" if keys else f"{where}: {what}"
+
+
+def config_problem(
+    config: Mapping,
+    schema: str | Path | Mapping = SCHEMA,
+    sources: Sequence[tuple[str, Mapping]] = (),
+) -> str | None:
+    """The first problem of a workflow configuration, in one line, or None.
+
+    Checks ``config`` against the JSON schema, then every dataset (a directory
+    dataset's path must hold data files; a stand-in names known benchmarks).
+
+    Parameters
+    ----------
+    config : mapping
+        The merged configuration.
+    schema : path or mapping
+        The JSON schema (``workflow/schemas/config.schema.yaml``).
+    sources : sequence of (name, mapping)
+        Where the configuration came from, in increasing precedence: file names with
+        their contents, and ``"--config"`` for values given on the command line. The
+        message names the source (and for files the line) of the offending key.
+
+    Returns
+    -------
+    str or None
+        ``"FILE:LINE: problem"`` or None when the configuration is usable.
+    """
+    import jsonschema
+    import yaml
+
+    if not isinstance(schema, Mapping):
+        schema = yaml.safe_load(Path(schema).read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(
+        validator.iter_errors(config),
+        key=lambda e: (len(e.absolute_path), [str(k) for k in e.absolute_path]),
+    )
+    if errors:
+        return _schema_message(errors[0], config, sources)
+    for name in config["datasets"]:
+        try:
+            dataset_benchmarks(config, name)
+        except ConfigError as exc:
+            where = _locate(exc.keys, _lookup(config, exc.keys), sources)
+            if where == "config":
+                where = _locate(exc.keys[:2], _MISSING, sources)
+            return f"{where}: {exc}"
+    return None
+
+
+def snakemake_config_sources(workflow) -> list[tuple[str, Mapping]]:
+    """Sources of a running Snakemake workflow's config, in increasing precedence.
+
+    The files of ``configfile:`` directives, then those of ``--configfile``, then the
+    values of ``--config``. Attributes missing from other Snakemake versions give
+    fewer sources (the messages then name fewer files), never an error.
+    """
+    cli = [Path(p).resolve() for p in getattr(workflow, "overwrite_configfiles", None) or ()]
+    files = [Path(p) for p in getattr(workflow, "configfiles", None) or ()]
+    ordered = [p for p in files if p.resolve() not in cli] + [p for p in files if p.resolve() in cli]
+    sources: list[tuple[str, Mapping]] = []
+    for p in ordered:
+        try:
+            sources.append((str(p), load_config_file(p)))
+        except InputError:
+            continue
+    settings = getattr(workflow, "config_settings", None)
+    given = getattr(settings, "config", None)
+    if given:
+        sources.append(("--config", dict(given)))
+    return sources
+
+
+def check_config_files(files: Sequence[str | Path], schema: str | Path = SCHEMA) -> str | None:
+    """Read, merge (later files override earlier ones) and check configuration files.
+
+    Returns the first problem in one line (a YAML syntax error as ``FILE:LINE``), or
+    None.
+    """
+    sources: list[tuple[str, Mapping]] = []
+    merged: dict = {}
+    for f in files:
+        try:
+            data = load_config_file(f)
+        except InputError as exc:
+            return str(exc)
+        sources.append((str(f), data))
+        merge_config(merged, copy.deepcopy(data))
+    return config_problem(merged, schema, sources)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m esize_study.pipeline check-config FILE...``: the Makefile's pre-check.
+
+    Prints nothing and exits 0 when the merged files make a usable configuration;
+    otherwise prints one ``esize: error:`` line and exits 2.
+    """
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m esize_study.pipeline")
+    sub = parser.add_subparsers(dest="command", required=True)
+    check = sub.add_parser("check-config", help="check workflow configuration files")
+    check.add_argument("files", nargs="+", help="configuration files, later ones override")
+    check.add_argument("--schema", default=str(SCHEMA), help="JSON schema (YAML)")
+    args = parser.parse_args(argv)
+    problem = check_config_files(args.files, args.schema)
+    if problem:
+        print(f"esize: error: {problem}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -7,9 +7,14 @@ import contextlib
 import io
 import json
 import sys
+import tempfile
+from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from .helpers import (
     WE_DATA,
@@ -296,7 +301,7 @@ def test_compare_result_json_keys(wqe, tmp_path, capsys):
                          "only_in_old", "only_in_new"]
     assert list(doc["benchmarks"][0]) == [
         "name", "unit", "lower_is_better", "ratio", "old", "new", "alpha", "threshold",
-        "fieller", "bootstrap", "verdict", "verdict_method", "description", "design"]
+        "fieller", "bootstrap", "verdict", "verdict_method", "description", "caveats", "design"]
     assert result.suite is None
     code, out, _ = cli(argv, capsys)
     assert code == 0 and out == result.render_text() + "\n"
@@ -317,8 +322,8 @@ def test_compare_suite_result_json_keys(tmp_path, capsys):
     assert list(doc) == ["files", "alpha", "threshold", "benchmarks", "only_in_old",
                          "only_in_new", "suite"]
     assert list(doc["suite"]) == ["geometric_mean", "lower", "upper", "alpha", "resamples",
-                                  "scheme", "seed", "lower_is_better", "inverted", "verdict",
-                                  "description"]
+                                  "parametric", "scheme", "seed", "lower_is_better", "inverted",
+                                  "verdict", "verdict_method", "verdict_interval", "description"]
     assert json.loads(json.dumps(doc)) == doc
     assert result.render_text().splitlines()[4].startswith("benchmark ")
 
@@ -385,3 +390,216 @@ def test_compare_shows_progress_on_terminal_only(harness, capsys, monkeypatch):
     assert cli([*args, "--json"], capsys)[0] == 0
     total, done, tty = shown[-1]
     assert done == [] and tty.getvalue() == ""  # silent in --json mode
+
+
+# == never a confident wrong answer =====================================================
+def _unbounded_fieller_pair():
+    """Three binaries whose old means (about 10, 30, 50) do not bound the old mean away
+    from zero at t with 2 degrees of freedom; the new system is near 1 throughout."""
+    rng = np.random.default_rng(3)
+    old = np.array([10.0, 30.0, 50.0])[:, None, None] + rng.normal(0, 0.5, (3, 2, 2))
+    new = 1.0 + rng.normal(0, 0.01, (3, 2, 2))
+    return old, new
+
+
+def test_unbounded_fieller_makes_the_verdict_inconclusive(tmp_path, capsys):
+    old, new = _unbounded_fieller_pair()
+    po, pn = write_csv(tmp_path / "o.csv", old), write_csv(tmp_path / "n.csv", new)
+    argv = ["compare", po, pn, "--seed", "1", "--resamples", "2000"]
+    out = cli_json(argv, capsys)
+    assert out["fieller"]["bounded"] is False
+    # the bootstrap interval is still shown, and lies far below 1 ...
+    assert out["bootstrap"]["upper"] < 0.5
+    # ... but the data cannot bound the ratio: no verdict from it
+    assert out["verdict"] == "inconclusive"
+    assert out["verdict_method"] == "fieller"
+    caveats = out["benchmarks"][0]["caveats"]
+    assert any("unbounded" in c and "zero" in c for c in caveats), caveats
+    code, text, _ = cli(argv, capsys)
+    assert code == 0
+    assert "verdict         inconclusive" in text
+    assert any(line.startswith("caveat") and "unbounded" in line for line in text.splitlines())
+    # without Fieller the bootstrap decides, with a caveat on its few top-level units
+    boot = cli_json([*argv, "--method", "bootstrap"], capsys)
+    assert boot["verdict"] == "faster" and boot["verdict_method"] == "bootstrap"
+    assert any("3 top-level units" in c for c in boot["benchmarks"][0]["caveats"])
+
+
+def test_few_top_level_units_carry_a_caveat(wqe, tmp_path, capsys):
+    out = cli_json(["compare", *wqe, "--seed", "1", "--resamples", "300"], capsys)
+    (caveat,) = out["benchmarks"][0]["caveats"]
+    assert "3 top-level units" in caveat and "binary" in caveat and "10" in caveat
+    # no bootstrap, no bootstrap caveat
+    out = cli_json(["compare", *wqe, "--method", "fieller"], capsys)
+    assert out["benchmarks"][0]["caveats"] == []
+    # ten binaries: nothing to say
+    old, new = synthetic_pair(0.9)
+    po, pn = write_csv(tmp_path / "o.csv", old), write_csv(tmp_path / "n.csv", new)
+    out = cli_json(["compare", po, pn, "--seed", "1", "--resamples", "300"], capsys)
+    assert out["benchmarks"][0]["caveats"] == []
+    code, text, _ = cli(["compare", po, pn, "--seed", "1", "--resamples", "300"], capsys)
+    assert code == 0 and "caveat" not in text
+
+
+@pytest.mark.parametrize(
+    "opts, minimum",
+    [(["--resamples", "1"], 200), (["--resamples", "199"], 200),
+     (["--resamples", "999", "--alpha", "0.01"], 1000),
+     (["--resamples", "150", "--method", "bootstrap"], 200)],
+)
+def test_too_few_resamples_are_refused(wqe, capsys, opts, minimum):
+    line = assert_one_line_error(*cli(["compare", *wqe, "--seed", "1", *opts], capsys),
+                                 words=["--resamples"])
+    assert "too few" in line and str(minimum) in line
+
+
+def test_the_minimum_resamples_are_accepted(wqe, capsys):
+    out = cli_json(["compare", *wqe, "--seed", "1", "--resamples", "200"], capsys)
+    assert out["bootstrap"]["lower"] < out["bootstrap"]["upper"]
+    # Fieller alone on one benchmark draws no replicates: any count will do
+    out = cli_json(["compare", *wqe, "--method", "fieller", "--resamples", "1"], capsys)
+    assert "bootstrap" not in out
+
+
+def test_resamples_beyond_memory_are_refused(wqe, capsys):
+    line = assert_one_line_error(
+        *cli(["compare", *wqe, "--seed", "1", "--resamples", "1000000000000"], capsys),
+        words=["memory"])
+    assert "--resamples" in line
+
+
+def test_tiny_alpha(wqe, capsys):
+    out = cli_json(["compare", *wqe, "--method", "fieller", "--alpha", "1e-300"], capsys)
+    assert out["fieller"]["bounded"] is False and out["verdict"] == "inconclusive"
+    # a percentile interval at that level would need 10**301 resamples
+    assert_one_line_error(*cli(["compare", *wqe, "--alpha", "1e-300"], capsys),
+                          words=["--resamples"])
+
+
+@pytest.mark.parametrize("shape", [(3, 2, 2), (5, 3, 7), (10, 4, 3)])
+@pytest.mark.parametrize("method", ["both", "fieller", "bootstrap"])
+def test_constant_systems_give_the_same_answer_every_time(tmp_path, capsys, shape, method):
+    po = write_csv(tmp_path / "c10.csv", np.full(shape, 10.0))
+    pn = write_csv(tmp_path / "c98.csv", np.full(shape, 9.8))
+    argv = ["compare", po, pn, "--method", method, "--resamples", "200"]
+    for seed in ("1", "2"):
+        out = cli_json([*argv, "--seed", seed], capsys)
+        assert out["ratio"] == pytest.approx(0.98, rel=1e-15)
+        if method != "bootstrap":
+            f = out["fieller"]
+            assert f["bounded"] is True and f["lower"] == f["upper"] == out["ratio"]
+        # exactly 2 % faster: within [-2 %, 2 %], whatever the rounding
+        assert out["verdict"] == "same"
+        zero = cli_json([*argv, "--seed", seed, "--threshold", "0"], capsys)
+        assert zero["verdict"] == "faster"
+
+
+def _scaled_pair_files(directory, k, pair):
+    old, new = pair
+    c = 10.0**k
+    frames = []
+    for name, (o, n) in (("a", (old, new)), ("b", (new, old * 1.05))):
+        frames.append((tidy(o * c, benchmark=name), tidy(n * c, benchmark=name)))
+    po = write_csv(directory / f"o{k}.csv", pd.concat([f[0] for f in frames]))
+    pn = write_csv(directory / f"n{k}.csv", pd.concat([f[1] for f in frames]))
+    return po, pn
+
+
+def _unit_free(doc):
+    rows = [{k: b[k] for k in ("ratio", "fieller", "bootstrap", "verdict", "verdict_method",
+                               "description", "caveats")} for b in doc["benchmarks"]]
+    suite = {k: v for k, v in doc["suite"].items()}
+    return rows, suite
+
+
+def _assert_same_doc(a, b):
+    ra, sa = _unit_free(a)
+    rb, sb = _unit_free(b)
+    assert [r.pop("verdict") for r in ra] == [r.pop("verdict") for r in rb]
+    assert [r.pop("description") for r in ra] == [r.pop("description") for r in rb]
+    assert sa.pop("verdict") == sb.pop("verdict")
+    assert sa.pop("description") == sb.pop("description")
+    assert _close(ra, rb)
+    assert _close(sa, sb)
+
+
+def _close(a, b):
+    if isinstance(a, dict):
+        assert a.keys() == b.keys()
+        return all(_close(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        assert len(a) == len(b)
+        return all(_close(x, y) for x, y in zip(a, b))
+    if isinstance(a, float):
+        assert b == pytest.approx(a, rel=1e-9)
+        return True
+    assert a == b
+    return True
+
+
+def _pair_for_scaling(seed):
+    rng = np.random.default_rng(seed)
+    old = 20.0 + rng.normal(0, 2.0, (4, 1, 1)) + rng.normal(0, 1.0, (4, 3, 3))
+    new = old * (0.97 + rng.normal(0, 0.02, (4, 3, 3)))
+    return old, new
+
+
+@pytest.mark.parametrize("k", [-300, -160, -77, 77, 160, 300])
+def test_compare_does_not_depend_on_the_unit(tmp_path, capsys, k):
+    pair = _pair_for_scaling(0)
+    argv = ["--benchmark-column", "--seed", "4", "--resamples", "400"]
+    one = cli_json(["compare", *_scaled_pair_files(tmp_path, 0, pair), *argv], capsys)
+    scaled = cli_json(["compare", *_scaled_pair_files(tmp_path, k, pair), *argv], capsys)
+    _assert_same_doc(one, scaled)
+    for b, bs in zip(one["benchmarks"], scaled["benchmarks"]):
+        assert bs["old"]["mean"] == pytest.approx(b["old"]["mean"] * 10.0**k, rel=1e-12)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(k=st.integers(-300, 300), seed=st.integers(0, 1000))
+def test_compare_does_not_depend_on_the_unit_property(capsys, k, seed):
+    pair = _pair_for_scaling(seed)
+    argv = ["--benchmark-column", "--seed", str(seed), "--resamples", "200"]
+    with tempfile.TemporaryDirectory() as d:
+        one = cli_json(["compare", *_scaled_pair_files(Path(d), 0, pair), *argv], capsys)
+        scaled = cli_json(["compare", *_scaled_pair_files(Path(d), k, pair), *argv], capsys)
+    _assert_same_doc(one, scaled)
+
+
+def _suite_files(tmp_path):
+    """Two benchmarks of three binaries each, new about 5 % faster: the percentile
+    bootstrap of the geometric mean excludes 0.98, the t interval does not."""
+    rng = np.random.default_rng(1)
+    olds, news = [], []
+    for name, mu in (("a", 100.0), ("b", 40.0)):
+        o = mu + rng.normal(0, 3, (3, 1, 1)) + rng.normal(0, 1, (3, 2, 1)) + rng.normal(0, 1, (3, 2, 2))
+        n = 0.95 * mu + rng.normal(0, 3, (3, 1, 1)) + rng.normal(0, 1, (3, 2, 1)) + rng.normal(
+            0, 1, (3, 2, 2))
+        olds.append(tidy(np.round(o, 2), benchmark=name))
+        news.append(tidy(np.round(n, 2), benchmark=name))
+    return (write_csv(tmp_path / "so.csv", pd.concat(olds)),
+            write_csv(tmp_path / "sn.csv", pd.concat(news)))
+
+
+def test_suite_verdict_rests_on_the_wider_of_bootstrap_and_t(tmp_path, capsys):
+    po, pn = _suite_files(tmp_path)
+    argv = ["compare", po, pn, "--benchmark-column", "--seed", "1", "--resamples", "2000"]
+    s = cli_json(argv, capsys)["suite"]
+    # the bootstrap alone would say "faster" ...
+    assert s["upper"] < 0.98
+    p = s["parametric"]
+    assert p["quantile"] == "t" and 2 <= p["df"] <= 8 and p["bounded"] is True
+    assert p["lower"] < s["lower"] and p["upper"] > 0.98
+    # ... the t interval with its few degrees of freedom does not
+    assert s["verdict"] == "inconclusive"
+    assert s["verdict_method"] == "parametric"
+    assert s["verdict_interval"] == {"lower": p["lower"], "upper": p["upper"]}
+    assert f"{100 * (1 - p['upper']):.2f} %" in s["description"]
+    code, text, _ = cli(argv, capsys)
+    assert code == 0
+    gm = next(line for line in text.splitlines() if line.startswith("geometric mean"))
+    assert "inconclusive" in gm and f"{p['lower']:.4f}" in gm
+    assert "t interval" in text and "2000 resamples, seed 1" in text
+    # --normal: the normal quantile instead
+    z = cli_json([*argv, "--normal"], capsys)["suite"]["parametric"]
+    assert z["quantile"] == "normal" and z["df"] is None and z["upper"] < p["upper"]

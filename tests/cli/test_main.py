@@ -9,13 +9,21 @@ entry point on bad input.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+
+from esize.cli import main
+from readers.tidy_oracle import WORDS, expected, tidy_tables
 
 from .helpers import (
     HEADER,
@@ -26,6 +34,7 @@ from .helpers import (
     assert_one_line_error,
     bad_value_file,
     cli,
+    cli_json,
     run_modules,
     tidy,
     we_rows,
@@ -309,3 +318,161 @@ def test_parser_choices_equal_the_readers():
     assert _parser.BALANCE_MODES == readers.BALANCE_MODES
     assert _parser.GBENCH_TIMES == readers.GBENCH_TIMES
     assert PLOT_SUFFIXES == (".png", ".pdf", ".svg")
+
+
+# == "Never a confident wrong answer": crashes and messages ================================
+def test_text_mode_never_serialises_json(we, capsys, monkeypatch):
+    from esize.cli import _shared
+
+    def refuse(doc):
+        raise AssertionError("dump_json called in text mode")
+
+    monkeypatch.setattr(_shared, "dump_json", refuse)
+    code, out, err = cli(["summary", we], capsys)
+    assert code == 0 and err == "" and "mean" in out
+
+
+@pytest.mark.parametrize("opt", [["--value", ""], ["--value", "  "], ["--benchmark-column", ""]])
+def test_empty_column_names_are_refused(we, capsys, opt):
+    line = assert_one_line_error(*cli(["summary", we, *opt], capsys), words=["column name"])
+    assert "cannot be empty" in line and opt[0] in line
+
+
+def test_too_long_names_are_named(tmp_path, we, capsys):
+    long_in = tmp_path / ("i" * 300 + ".csv")
+    line = assert_one_line_error(*cli(["summary", long_in], capsys), file=long_in,
+                                 words=["file name too long"])
+    assert "None" not in line and "cannot read" in line and "write" not in line
+    line = assert_one_line_error(*cli(["compare", we, long_in], capsys), file=long_in)
+    assert "cannot read: file name too long" in line
+    long_out = tmp_path / ("o" * 300 + ".json")
+    line = assert_one_line_error(*cli(["summary", we, "-o", long_out], capsys), file=long_out)
+    assert "cannot write: file name too long" in line and "None" not in line
+
+
+_TABLE = "\n".join([HEADER, *we_rows()]) + "\n"  # data row 3, "1,2,8", is on line 4
+_GZIP_JUNK = b"\x1f\x8b" + b"junk" * 20
+
+#: Every input that once crashed or was read wrongly: file name -> (content, words of
+#: the one-line message). None is a directory.
+CRASH_INPUTS = {
+    "deep.json": ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    "deep-values.json": ('{"results": [{"command": "x", "times": ' + "[" * 50_000
+                         + "]" * 50_000 + "}]}", "nested too deeply"),
+    "a-directory.csv": (None, "is a directory"),
+    "empty.csv": ("", "the file is empty"),
+    "empty.json": ("", "the file is empty"),
+    "binary.csv": (bytes(range(256)) * 4, "not UTF-8"),
+    "binary.json": (b"{" + bytes(range(128, 256)), "not UTF-8"),
+    "bad.json.gz": (_GZIP_JUNK, "corrupt or truncated gzip"),
+    "bad.csv.gz": (_GZIP_JUNK, "corrupt or truncated gzip"),
+    "list.json": ("[1, 2, 3]", "unknown kind"),
+    "number.json": ("42", "unknown kind"),
+    "nan.json": ('{"results": [{"command": "x", "times": [1.0, NaN, 2.0]}]}',
+                 "NaN or infinite"),
+    "infinity.json": ('{"results": [{"command": "x", "times": [1.0, Infinity, 2.0]}]}',
+                      "NaN or infinite"),
+    "header.csv": (HEADER + "\n", "no rows"),
+    "empty-cell.csv": (_TABLE.replace("\n1,2,8\n", "\n1,2,\n"),
+                       "column 'time' has a missing value: line 4 is empty"),
+    "corrupt.parquet": (b"PAR1" + bytes(range(200)) + b"PAR1", "not a valid Parquet file"),
+    "dates.csv": (_TABLE.replace("\n1,2,8\n", "\n1,2,2024-05-01T10:00:00\n"),
+                  "column 'time' holds dates or times, not measurements: line 4"),
+    "unclosed-quote.csv": (_TABLE.replace("\n1,2,8\n", '\n1,2,"8\n'),
+                           "a quoted field on line 4 is never closed"),
+    "extra-field.csv": (_TABLE.replace("\n1,2,8\n", "\n1,2,8,5\n"),
+                        "line 4 has 4 fields, expected at most 3"),
+    "pyperf-false.json": (json.dumps({"metadata": {"name": "bm"}, "runs": [
+        {"values": [1.0, 2.0]}, {"values": False}, {"values": [1.5, 2.5]}]}),
+        "run 2: 'values' holds false, not a list of numbers"),
+    "gbench-string.json": (json.dumps({"context": {}, "benchmarks": [
+        {"name": "BM_X", "run_type": "iteration", "real_time": t, "time_unit": "ns",
+         "error_occurred": "false"} for t in (1.0, 2.0)]}), "'error_occurred': \"false\""),
+    "subnormal.csv": (_TABLE.replace("\n1,2,8\n", "\n1,2,8e-320\n"),
+                      "smallest normal double"),
+}
+
+
+def _crash_file(tmp_path, name: str) -> Path:
+    content, _ = CRASH_INPUTS[name]
+    p = tmp_path / name
+    if content is None:
+        p.mkdir()
+    elif isinstance(content, str):
+        p.write_text(content)
+    else:
+        p.write_bytes(content)
+    return p
+
+
+@pytest.mark.parametrize("name", list(CRASH_INPUTS))
+def test_bad_input_is_one_line(tmp_path, capsys, name):
+    p = _crash_file(tmp_path, name)
+    words = [CRASH_INPUTS[name][1]]
+    for argv in (["summary", p], ["plan", p, "--costs", "10,300"]):
+        assert_one_line_error(*cli(argv, capsys), file=p, words=words)
+    good = write_csv(tmp_path / "good.csv", WE_DATA)
+    assert_one_line_error(*cli(["compare", good, p, "--method", "fieller"], capsys),
+                          file=p, words=words)
+
+
+def test_bad_inputs_one_line_through_the_entry_point(tmp_path):
+    # the real interpreter: its recursion limit and warnings as a user gets them
+    names = ("deep.json", "deep-values.json", "dates.csv", "corrupt.parquet")
+    cases = [(_crash_file(tmp_path, n), CRASH_INPUTS[n][1]) for n in names]
+    data = 1.0 + np.arange(3 * 3 * 20_000, dtype=float).reshape(3, 3, 20_000) % 7
+    frame = tidy(data)
+    frame["time"] = frame["time"].astype(object)
+    frame.loc[99_999, "time"] = "oops"  # one bad value in a large file: no dtype warning
+    cases.append((write_csv(tmp_path / "large.csv", frame),
+                  "column 'time' has a non-numeric value: line 100001 holds 'oops'"))
+    results = run_modules([["summary", p.name] for p, _ in cases], tmp_path)
+    for (p, words), (code, out, err) in zip(cases, results, strict=True):
+        assert_one_line_error(code, out, err, file=p, words=[words])
+
+
+def test_bom_json_and_tsv_are_read(tmp_path, capsys):
+    hf = {"results": [{"command": "x", "times": [1.0, 1.1, 1.2]}]}
+    plain = tmp_path / "plain.json"
+    plain.write_text(json.dumps(hf))
+    bom = tmp_path / "bom.json"
+    bom.write_bytes(b"\xef\xbb\xbf" + json.dumps(hf).encode())
+    want = cli_json(["summary", plain], capsys)
+    assert cli_json(["summary", bom], capsys)["mean"] == want["mean"]
+    tsv = tmp_path / "we.tsv"
+    tsv.write_text("\n".join(r.replace(",", "\t") for r in [HEADER, *we_rows()]) + "\n")
+    assert cli_json(["summary", tsv], capsys)["mean"] == pytest.approx(6.5)
+
+
+@settings(max_examples=40, deadline=None)
+@given(table=tidy_tables())
+def test_summary_of_random_tables(table):
+    """Exit 0 with JSON agreeing with the oracle, or exit 2 with one line naming the file."""
+    want = expected(table)
+    with tempfile.TemporaryDirectory() as d:
+        p = Path(d) / "random.csv"
+        p.write_text(table.csv_text())
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(["summary", str(p), "--levels", ",".join(table.levels), "--json"])
+    out, err = out.getvalue(), err.getvalue()
+    if code == 0:
+        doc = json.loads(out)
+        assert want[0] == "design" and err == ""
+        assert tuple(doc["counts"].values()) == want[2]
+        assert doc["mean"] == pytest.approx(sum(want[1]) / len(want[1]), rel=1e-12)
+    else:
+        line = assert_one_line_error(code, out, err, file=p)
+        if want[0] == "error":
+            assert WORDS[want[1]] in line, line
+
+
+def test_bad_input_leaves_the_output_file_alone(tmp_path, we, capsys):
+    old = tmp_path / "kept.json"
+    old.write_text('{"old": true}\n')
+    fresh = tmp_path / "fresh.json"
+    bad = _crash_file(tmp_path, "dates.csv")
+    for target in (old, fresh):
+        assert_one_line_error(*cli(["summary", bad, "-o", target], capsys), file=bad)
+    assert old.read_text() == '{"old": true}\n' and not fresh.exists()
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]

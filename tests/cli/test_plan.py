@@ -99,9 +99,11 @@ def test_plan_budget_ok(we, capsys):
     out = cli_json(["plan", we, "--costs", "10,300", "--budget", "10000"], capsys)
     dim = out["dimensioning"]
     assert dim["budget"] == 10000
-    assert dim["counts"]["measurement"] == 102
-    # one binary costs 310 + 102 measurements: floor(10000 / 412) = 24 binaries
-    assert dim["counts"]["binary"] == 24
+    # the plan's rounded-up optimum is 102 measurements per binary (24 binaries of
+    # 310 + 102); the budget is spent best on 25 binaries of 310 + 90 = 400, which
+    # gains a binary (and a degree of freedom) for a slightly noisier binary mean
+    assert out["counts"]["measurement"] == 102
+    assert dim["counts"] == {"binary": 25, "measurement": 90}
 
 
 def test_costs_error_keeps_the_order_typed(we, capsys):
@@ -128,3 +130,134 @@ def test_plan_result_json_keys(we, capsys):
     code, out, _ = cli(argv, capsys)
     assert code == 0 and out == result.render_text() + "\n"
     assert "measurement      102 per binary" in out
+
+
+# == never a confident wrong answer (issue section Planning) ===========================
+ADD10 = "org.example.ListBench.add:size=10"
+
+
+@pytest.mark.parametrize("budget", ["0.5", "500", "621"])
+def test_budget_below_two_top_units_is_an_error(we, capsys, budget):
+    # a binary of one measurement costs 300 + 10 + 1 = 311: 622 buy 2 of them; below
+    # that no design gives an interval (today: "binary 0 x ..." or "binary 1 x ...")
+    line = assert_one_line_error(
+        *cli(["plan", we, "--costs", "10,300", "--budget", budget], capsys),
+        file=we, words=["--budget"],
+    )
+    assert "2 units" in line and "622" in line
+    out = cli_json(["plan", we, "--costs", "10,300", "--budget", "622"], capsys)
+    assert out["dimensioning"]["counts"]["binary"] == 2
+
+
+def test_harness_budget_below_two_top_units_recommends_nothing(harness, capsys):
+    # one fork of 6 iterations costs 106 with a warm-up of 100: 150 would buy 1 fork
+    code, out, err = cli(["plan", harness["jmh-old"], "--benchmark", ADD10, "--costs", "100",
+                          "--budget", "150"], capsys)
+    assert_one_line_error(code, out, err, file=harness["jmh-old"], words=["--budget"])
+    assert "fork" in err
+
+
+def test_never_worse_than_the_one_level_default(harness, capsys):
+    # variance-optimal counts with the top count floored gave fork 6 x iteration 2 for
+    # +-1.77 % beside a one-level default (7 forks) of +-1.66 %
+    for budget in ("80", "100", "200"):
+        out = cli_json(["plan", harness["jmh-old"], "--benchmark", ADD10, "--costs", "10",
+                        "--budget", budget], capsys)
+        dim = out["dimensioning"]
+        assert dim["half_width_pct"] <= dim["default_half_width_pct"]
+        assert dim["counts"]["fork"] >= 2
+        assert out["suggestion"] == (
+            f"jmh -f {dim['counts']['fork']} -i {dim['counts']['iteration']}"
+        )
+
+
+def test_budget_ok_is_the_exhaustive_optimum(we, capsys):
+    # binary > measurement after dropping executions: T^2 = (0.381944, 12.7222), a
+    # binary costs 310 + n1; the reported half-width over every affordable design
+    import math
+
+    from scipy import stats
+
+    from esize import variance_components
+
+    from .helpers import WE_DATA
+
+    out = cli_json(["plan", we, "--costs", "10,300", "--budget", "10000"], capsys)
+    t2 = list(out["T2"].values())
+    mean = variance_components(__import__("esize").Design(WE_DATA, ("b", "e", "m"))).mean
+    best = None
+    for n1 in range(1, 10000):
+        n_top = math.floor(10000 / (310 + n1))
+        if n_top < 2:
+            break
+        hw = stats.t.ppf(0.975, n_top - 1) * math.sqrt((t2[0] + t2[1] / n1) / n_top) / mean
+        best = min(best or (hw, 0, 0), (hw, n_top, n1))
+    dim = out["dimensioning"]
+    assert dim["counts"] == {"binary": best[1], "measurement": best[2]}
+    assert dim["half_width_pct"] == pytest.approx(100 * best[0], rel=1e-9)
+
+
+def test_dropped_top_level_keeps_two_top_units(harness, capsys):
+    # 'iterate' has T^2 <= 0 between forks: the plan drops the fork level, but the
+    # next run still needs at least 2 forks (summary refuses fewer), each paying its
+    # warm-up
+    out = cli_json(["plan", harness["jmh-old"], "--benchmark", "org.example.ListBench.iterate",
+                    "--costs", "100", "--budget", "3000"], capsys)
+    assert out["dropped"] == ["fork"]
+    counts = out["dimensioning"]["counts"]
+    assert list(counts) == ["fork", "iteration"] and counts["fork"] >= 2
+    assert counts["fork"] * (100 + counts["iteration"]) <= 3000
+    dim = out["dimensioning"]
+    assert dim["half_width_pct"] <= dim["default_half_width_pct"]
+
+
+def test_json_writes_inf_not_null_for_an_infinite_half_width(we, capsys):
+    import math
+
+    from esize import Dimensioning, plan_from_variances
+    from esize.cli.plan import PlanRow
+    from esize.readers.units import UnitInfo
+
+    plan = plan_from_variances([1.0, 2.0], [10.0], ("binary", "measurement"))
+    dim = Dimensioning({"binary": 3, "measurement": 4}, 0.05, 1, math.inf, plan)
+    doc = PlanRow(None, UnitInfo(""), plan, 50.0, dim).to_json()["dimensioning"]
+    assert doc["half_width_pct"] == 5.0 and doc["default_half_width_pct"] == "inf"
+    assert json.loads(json.dumps(doc, allow_nan=False)) == doc
+
+
+@pytest.mark.parametrize("content", [None, "garbage\n", "binary,execution,time\n1,1,abc\n"])
+def test_file_problem_before_missing_costs(tmp_path, capsys, content):
+    p = tmp_path / "pilot.csv"
+    if content is not None:
+        p.write_text(content)
+    line = assert_one_line_error(*cli(["plan", p], capsys), file=p)
+    assert "--costs" not in line
+
+
+def test_errors_name_no_library_function(tmp_path, capsys):
+    # values so large that their squares overflow: the variances are not finite
+    p = write_csv(tmp_path / "huge.csv",
+                  [[[1e200, 5e200], [8e200, 3e200]], [[1e300, 6e300], [7e300, 1.1e301]]])
+    line = assert_one_line_error(*cli(["plan", p, "--costs", "10,300"], capsys), file=p)
+    assert "plan_from" not in line and "optimal_counts" not in line
+    assert "variance" in line
+
+
+def test_negative_costs_with_equals(we, capsys):
+    assert_one_line_error(
+        *cli(["plan", we, "--costs=-5,10"], capsys), words=["costs must be positive"]
+    )
+
+
+def test_negative_costs_with_a_space(we, capsys):
+    assert_one_line_error(
+        *cli(["plan", we, "--costs", "-5,10"], capsys), words=["costs must be positive"]
+    )
+
+
+@pytest.mark.parametrize("budget", ["1e300", "1e16"])
+def test_huge_budget_is_a_clear_error(we, capsys, budget):
+    assert_one_line_error(
+        *cli(["plan", we, "--costs", "10,300", "--budget", budget], capsys),
+        words=["--budget"],
+    )

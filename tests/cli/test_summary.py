@@ -297,3 +297,54 @@ def test_summary_result_json_keys(we, capsys):
     assert code == 0 and out == result.render_text() + "\n"
     assert result.render_text().splitlines()[5].split() == ["level", "n", "S2", "T2", "S", "%",
                                                            "T", "%"]
+
+
+# == the unit of measure, tiny alpha, constant data ======================================
+def _pct(doc):
+    return {lvl: (v["S_pct"], v["T_pct"]) for lvl, v in doc["variance"].items()}
+
+
+@pytest.mark.parametrize("k", [-300, -200, -160, -77, 77, 160, 200, 300])
+def test_summary_does_not_depend_on_the_unit(tmp_path, capsys, k):
+    rng = np.random.default_rng(5)
+    data = 50.0 + rng.normal(0, 4.0, (4, 1, 1)) + rng.normal(0, 2.0, (4, 3, 1)) + rng.normal(
+        0, 1.0, (4, 3, 5))
+    c = 10.0**k
+    one = cli_json(["summary", write_csv(tmp_path / "one.csv", data)], capsys)
+    scaled = cli_json(["summary", write_csv(tmp_path / "scaled.csv", data * c)], capsys)
+    pa, pb = _pct(one), _pct(scaled)
+    assert pa.keys() == pb.keys()
+    for lvl in pa:
+        assert pb[lvl] == pytest.approx(pa[lvl], rel=1e-9)
+        assert pa[lvl][0] > 0
+    assert scaled["mean"] == pytest.approx(one["mean"] * c, rel=1e-12)
+    for key in ("lower", "upper"):
+        assert scaled["ci"][key] == pytest.approx(one["ci"][key] * c, rel=1e-9)
+    # S^2 in the data's units, where it is a float at all
+    for lvl, v in scaled["variance"].items():
+        s2 = v["S2"]
+        if abs(k) < 150:
+            assert s2 == pytest.approx(one["variance"][lvl]["S2"] * c * c, rel=1e-9)
+        else:
+            assert s2 is None or s2 == 0 or math.isfinite(s2)
+    code, text, err = cli(["summary", tmp_path / "scaled.csv"], capsys)
+    assert code == 0 and "Traceback" not in err
+    rows = [line.split() for line in text.splitlines() if line.startswith(("binary", "execution"))]
+    assert [r[-2:] for r in rows] == [[f"{pa[r[0]][0]:.3f}", f"{pa[r[0]][1]:.3f}"] for r in rows]
+
+
+def test_summary_tiny_alpha(we, capsys):
+    out = cli_json(["summary", we, "--alpha", "1e-300"], capsys)
+    assert math.isfinite(out["ci"]["lower"]) and math.isfinite(out["ci"]["upper"])
+    assert out["ci"]["lower"] < out["mean"] < out["ci"]["upper"]
+    code, text, err = cli(["summary", we, "--alpha", "1e-300"], capsys)
+    assert code == 0 and err == ""
+    assert "+-1.68e+151 % of the mean" in text  # not 152 digits
+
+
+@pytest.mark.parametrize("c", [0.1, 9.8, 1 / 3, 123.456])
+def test_summary_of_constant_data(tmp_path, capsys, c):
+    out = cli_json(["summary", write_csv(tmp_path / "c.csv", np.full((3, 2, 2), c))], capsys)
+    for v in out["variance"].values():
+        assert v["S2"] == v["T2"] == v["S_pct"] == v["T_pct"] == 0.0
+    assert out["ci"]["lower"] == out["ci"]["upper"] == out["mean"]

@@ -40,3 +40,17 @@ def test_failure_keeps_the_old_file(tmp_path, monkeypatch):
         atomic_write_text(p, "new")
     assert p.read_text() == "old"
     assert sorted(os.listdir(tmp_path)) == ["out.txt"]  # the temporary file is removed
+
+
+def test_long_target_name_that_the_file_system_accepts(tmp_path):
+    # the temporary file's name must not be longer than the target's may be
+    p = tmp_path / ("n" * 250 + ".json")
+    atomic_write_text(p, "long\n")
+    assert p.read_text() == "long\n"
+    assert sorted(os.listdir(tmp_path)) == [p.name]
+
+
+def test_too_long_target_name_fails_and_leaves_nothing(tmp_path):
+    with pytest.raises(OSError):
+        atomic_write_text(tmp_path / ("n" * 300 + ".json"), "x")
+    assert os.listdir(tmp_path) == []

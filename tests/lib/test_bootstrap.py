@@ -192,3 +192,141 @@ def test_bad_workers_and_mismatched_levels():
         ez.bootstrap_ratio_ci(y, np.ones((3, 2, 2)), scheme="RR", rng=1)
     with pytest.raises(ez.EsizeError, match="schemes"):
         ez.geometric_mean_ratio_ci([(y, y)], scheme=["R", "R"], rng=1)
+
+
+# -- how many resamples a percentile interval needs; what fits in memory ---------------------
+def test_minimum_resamples_rule():
+    # each alpha/2 tail must hold at least 5 replicates: B >= 5 / (alpha / 2)
+    assert ez.minimum_resamples(0.05) == 200
+    assert ez.minimum_resamples(0.1) == 100
+    assert ez.minimum_resamples(0.01) == 1000
+    assert ez.minimum_resamples(0.03) == 334
+    with pytest.raises(ez.EsizeError):
+        ez.minimum_resamples(0.0)
+
+
+@pytest.mark.parametrize("route", ["ratio", "mean", "suite"])
+def test_too_few_resamples_are_refused(route):
+    y = np.random.default_rng(0).lognormal(size=(4, 3))
+
+    def run(n, alpha):
+        if route == "ratio":
+            return ez.bootstrap_ratio_ci(y, 1.1 * y, scheme="RR", n_resamples=n, alpha=alpha,
+                                         rng=1)
+        if route == "mean":
+            return ez.bootstrap_mean_ci(y, scheme="RR", n_resamples=n, alpha=alpha, rng=1)
+        return ez.geometric_mean_ratio_ci([(y, 1.1 * y)], n_resamples=n, alpha=alpha, rng=1)
+
+    for n, alpha in ((1, 0.05), (199, 0.05), (999, 0.01), (99, 0.1)):
+        with pytest.raises(ez.EsizeError, match="too few") as info:
+            run(n, alpha)
+        assert str(ez.minimum_resamples(alpha)) in str(info.value)
+    for n, alpha in ((200, 0.05), (1000, 0.01), (100, 0.1)):
+        ci = run(n, alpha)
+        reps = np.sort(ci.bootstrap_distribution)
+        # the limits are the 5th order statistics from each end (or further in)
+        assert reps[4] <= ci.lower < ci.upper <= reps[-5]
+
+
+def test_the_minimum_interval_is_not_degenerate():
+    # one resample used to give a zero-width interval that excluded the estimate
+    y = np.random.default_rng(0).lognormal(size=(4, 3))
+    ci = ez.bootstrap_ratio_ci(y, 1.1 * y, scheme="RR", n_resamples=200, rng=1)
+    s = np.sort(ci.bootstrap_distribution)
+    assert ci.lower == s[4] and ci.upper == s[194]
+    assert ci.lower < ci.estimate < ci.upper
+
+
+@pytest.mark.parametrize("route", ["means", "ratio", "mean", "suite"])
+def test_resamples_beyond_memory_are_refused_up_front(route):
+    y = np.ones((3, 2))
+    n = 10**12  # 8 TB per replicate array
+    with pytest.raises(ez.EsizeError, match="memory"):
+        if route == "means":
+            ez.resample_means(y, "RR", n, rng=1)
+        elif route == "ratio":
+            ez.bootstrap_ratio_ci(y, y, scheme="RR", n_resamples=n, rng=1)
+        elif route == "mean":
+            ez.bootstrap_mean_ci(y, scheme="RR", n_resamples=n, rng=1)
+        else:
+            ez.geometric_mean_ratio_ci([(y, y), (y, y)], n_resamples=n, rng=1)
+
+
+# -- the unit of measure ---------------------------------------------------------------------
+@settings(max_examples=30, deadline=None)
+@given(k=st.integers(-300, 300), seed=st.integers(0, 2**32 - 1))
+def test_bootstrap_does_not_depend_on_the_unit(k, seed):
+    rng = np.random.default_rng(seed)
+    old = rng.lognormal(2.0, 0.3, size=(4, 1, 1)) + rng.lognormal(0.0, 0.3, size=(4, 3, 5))
+    new = old * rng.lognormal(0.0, 0.1, size=old.shape)
+    c = 10.0**k
+    a = ez.bootstrap_ratio_ci(old, new, n_resamples=400, rng=seed)
+    b = ez.bootstrap_ratio_ci(old * c, new * c, n_resamples=400, rng=seed)
+    np.testing.assert_allclose(b.bootstrap_distribution, a.bootstrap_distribution, rtol=1e-12)
+    assert (b.estimate, b.lower, b.upper) == pytest.approx((a.estimate, a.lower, a.upper), rel=1e-12)
+    for t in (0.0, 0.02):
+        assert ez.verdict(b.lower, b.upper, t) == ez.verdict(a.lower, a.upper, t)
+    m, mc = ez.bootstrap_mean_ci(old, n_resamples=400, rng=seed), ez.bootstrap_mean_ci(
+        old * c, n_resamples=400, rng=seed)
+    assert (mc.lower, mc.upper) == pytest.approx((m.lower * c, m.upper * c), rel=1e-12)
+    # a suite whose benchmarks are in units 10**k apart
+    pairs = [(old, new), (new, old * 1.05)]
+    s = ez.geometric_mean_ratio_ci(pairs, n_resamples=400, rng=seed, names=["a", "b"])
+    sc = ez.geometric_mean_ratio_ci([(old * c, new * c), pairs[1]], n_resamples=400, rng=seed,
+                                    names=["a", "b"])
+    assert (sc.geometric_mean, sc.lower, sc.upper) == pytest.approx(
+        (s.geometric_mean, s.lower, s.upper), rel=1e-12)
+    assert (sc.parametric.lower, sc.parametric.upper) == pytest.approx(
+        (s.parametric.lower, s.parametric.upper), rel=1e-9)
+
+
+# -- the suite's parametric companion and the interval its verdict rests on -------------------
+def _suite(seed, n_top=3):
+    rng = np.random.default_rng(seed)
+    pairs = []
+    for mu in (100.0, 40.0, 7.0):
+        o = mu * (1 + 0.05 * rng.standard_normal((n_top, 1)) + 0.02 * rng.standard_normal((n_top, 4)))
+        n = 0.95 * mu * (1 + 0.05 * rng.standard_normal((n_top, 1))
+                         + 0.02 * rng.standard_normal((n_top, 4)))
+        pairs.append((ez.Design(o, PV), ez.Design(n, PV)))
+    return pairs
+
+
+@pytest.mark.parametrize("normal", [False, True])
+def test_suite_interval_carries_the_parametric_interval(normal):
+    pairs = _suite(1)
+    s = ez.geometric_mean_ratio_ci(pairs, n_resamples=1000, rng=3, names=list("abc"),
+                                   normal=normal, invert=[False, True, False])
+    p = ez.geometric_mean_ratio_parametric(pairs, normal=normal, invert=[False, True, False])
+    assert isinstance(s.parametric, ez.Interval)
+    assert (s.parametric.estimate, s.parametric.lower, s.parametric.upper) == (
+        p.estimate, p.lower, p.upper)
+    assert s.parametric.estimate == pytest.approx(s.geometric_mean, rel=1e-12)
+    v = s.verdict_interval
+    assert v.lower == min(s.lower, p.lower) and v.upper == max(s.upper, p.upper)
+    assert v.estimate == s.geometric_mean and v.alpha == s.alpha
+    expected = ("bootstrap" if (v.lower, v.upper) == (s.lower, s.upper) else
+                "parametric" if (v.lower, v.upper) == (p.lower, p.upper) else
+                "bootstrap+parametric")
+    assert v.method == expected
+    d = s.as_dict()
+    assert d["parametric"]["lower"] == p.lower and d["parametric"]["df"] == p.extra["df"]
+    assert d["parametric"]["quantile"] == ("normal" if normal else "t")
+
+
+def test_with_few_units_the_parametric_interval_is_the_wider():
+    # 3 binaries per system: the percentile bootstrap is too narrow, the t interval with
+    # its few degrees of freedom is not, and the verdict interval holds both
+    s = ez.geometric_mean_ratio_ci(_suite(1), n_resamples=2000, rng=3, names=list("abc"))
+    v = s.verdict_interval
+    assert v.method in ("parametric", "bootstrap+parametric")
+    assert v.upper - v.lower > s.upper - s.lower
+
+
+def test_suite_with_one_top_level_unit_has_an_unbounded_verdict_interval():
+    y = ez.Design(np.arange(1.0, 5.0).reshape(1, 4), PV)
+    s = ez.geometric_mean_ratio_ci([(y, y)], scheme="NR", n_resamples=200, rng=1)
+    assert s.bounded  # the bootstrap has an interval ...
+    assert not s.parametric.bounded  # ... but no top-level variance can be estimated
+    v = s.verdict_interval
+    assert not v.bounded and (v.lower, v.upper) == (-np.inf, np.inf) and v.method == "parametric"

@@ -89,3 +89,51 @@ def test_estimators_need_two_units():
         ez.s2(np.ones((3, 1, 4)))
     with pytest.raises(ez.DesignError):
         ez.mean_variance(np.ones((1, 4)))
+
+
+# -- exact zeros and the unit of measure ----------------------------------------------------
+@pytest.mark.parametrize("shape", [(3, 2, 2), (5, 3, 7), (10, 4, 3), (4, 9), (2, 3, 2, 5)])
+@pytest.mark.parametrize("c", [0.1, 0.3, 9.8, 10.0, 1 / 3, 7.7, 123.456, 1e-200, 3e250])
+def test_constant_data_have_exactly_zero_variance(shape, c):
+    # Whatever the rounding of the means, a constant design has S^2 = T^2 = 0 at every
+    # level (variances below (1e-12 * max |y|)^2 are zero), every time.
+    d = ez.Design(np.full(shape, c), [f"l{k}" for k in range(len(shape))])
+    vc = ez.variance_components(d)
+    assert np.all(vc.S2 == 0) and np.all(vc.T2 == 0)
+    assert np.all(vc.S_pct == 0) and np.all(vc.T_pct == 0)
+    assert np.all(ez.s2(d) == 0)
+    assert ez.mean_variance(d) == 0
+    assert vc.mean == pytest.approx(c, rel=1e-15)
+
+
+def test_small_genuine_variation_is_kept():
+    # instruction counts varying in the 9th digit are not "constant"
+    rng = np.random.default_rng(1)
+    y = 1e9 + rng.integers(0, 5, size=(4, 3, 5)).astype(float)
+    s = ez.s2(y)
+    assert np.all(s > 0)
+    np.testing.assert_allclose(s, s2_loops(y), rtol=1e-6)
+    assert ez.mean_variance(y) > 0
+
+
+@settings(max_examples=80, deadline=None)
+@given(k=st.integers(-300, 300), seed=st.integers(0, 2**32 - 1))
+def test_variance_components_do_not_depend_on_the_unit(k, seed):
+    import warnings
+
+    rng = np.random.default_rng(seed)
+    shape = tuple(int(n) for n in rng.integers(2, 5, size=int(rng.integers(1, 4))))
+    top = shape[:1] + (1,) * (len(shape) - 1)
+    y = rng.lognormal(1.0, 0.5, size=shape) + rng.lognormal(0.0, 0.3, size=top)
+    levels = [f"l{j}" for j in range(len(shape))]
+    c = 10.0**k
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no overflow or underflow on the way
+        one = ez.variance_components(ez.Design(y, levels))
+        sc = ez.variance_components(ez.Design(y * c, levels))
+    assert sc.mean == pytest.approx(one.mean * c, rel=1e-12)
+    np.testing.assert_allclose(sc.S_pct, one.S_pct, rtol=1e-9)
+    np.testing.assert_allclose(sc.T_pct, one.T_pct, rtol=1e-9, atol=1e-9 * one.S_pct.max())
+    # the data-unit variances, where c^2 S^2 is a float at all
+    if abs(k) < 150:
+        np.testing.assert_allclose(sc.S2, one.S2 * c * c, rtol=1e-9)

@@ -71,3 +71,33 @@ def test_gbench_sniff_and_options():
     assert not reader.sniff({"benchmarks": [{"runs": []}]})  # pyperf's
     assert reader.LEVELS == ("repetition",)
     assert reader.NEXT_RUN_OPTIONS == {"repetition": "--benchmark_repetitions="}
+
+
+@pytest.mark.parametrize("flag", ["false", "true", 0, None])
+def test_gbench_error_occurred_must_be_a_boolean(tmp_path, flag):
+    rows = [{"name": "BM_X", "run_type": "iteration", "real_time": t, "time_unit": "ns",
+             "error_occurred": flag} for t in (1.0, 2.0)]
+    p = write_json(tmp_path / "flag.json", {"context": {}, "benchmarks": rows})
+    with pytest.raises(ez.InputError) as err:
+        read_benchmarks(p)
+    shown = {"false": '"false"', "true": '"true"', 0: "0", None: "null"}[flag]
+    assert str(err.value) == (f"{p}: benchmark 'BM_X': entry #1 has 'error_occurred': {shown}; "
+                              "Google Benchmark writes true or false")
+    for e in rows:
+        e["error_occurred"] = False  # a real boolean false: read
+    q = write_json(tmp_path / "ok.json", {"context": {}, "benchmarks": rows})
+    assert read_benchmarks(q)["BM_X"].design.data.tolist() == [1.0, 2.0]
+
+
+def test_gbench_benchmark_that_skipped_itself_is_left_out(tmp_path):
+    # SkipWithMessage: "skipped": true and a message; its times are not measurements
+    rows = [{"name": n, "run_type": "iteration", "real_time": t, "time_unit": "ns"}
+            for n in ("BM_A", "BM_B") for t in (1.0, 2.0)]
+    for e in rows[2:]:
+        e.update(skipped=True, skip_message="needs AVX-512", real_time=0.0)
+    p = write_json(tmp_path / "skip.json", {"context": {}, "benchmarks": rows})
+    with pytest.warns(ez.EsizeWarning) as rec:
+        got = read_benchmarks(p)
+    assert list(got) == ["BM_A"]
+    assert [str(w.message) for w in rec] == [
+        f"{p}: benchmark 'BM_B': skipped: the benchmark skipped itself (needs AVX-512)"]

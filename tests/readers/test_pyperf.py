@@ -140,3 +140,28 @@ def test_pyperf_bad_documents(tmp_path, doc, words):
     with pytest.raises(ez.InputError) as err:
         read_benchmarks(p, "pyperf")
     assert str(err.value).startswith(str(p)) and words in str(err.value)
+
+
+@pytest.mark.parametrize("values, shown", [(False, "false"), (0, "0"), ({}, "an object"),
+                                           (None, "null"), ("1.0", '"1.0"')])
+def test_pyperf_values_that_are_not_a_list_are_refused(tmp_path, values, shown):
+    # only a missing 'values' (or an empty list) with warm-ups is a calibration run
+    runs = [{"values": [1.0, 2.0]}, {"warmups": [[1, 0.5]], "values": values},
+            {"values": [1.5, 2.5]}]
+    p = write_json(tmp_path / "v.json", {"metadata": {"name": "bm"}, "runs": runs})
+    with pytest.raises(ez.InputError) as err:
+        read_benchmarks(p)
+    assert str(err.value) == (
+        f"{p}: benchmark 'bm': run 2: 'values' holds {shown}, not a list of numbers")
+
+
+def test_pyperf_calibration_runs_and_runs_without_anything(tmp_path):
+    runs = [{"warmups": [[1, 0.5]]}, {"warmups": [[2, 0.4]], "values": []},
+            {"values": [1.0, 2.0]}, {"values": [1.5, 2.5]}]
+    p = write_json(tmp_path / "c.json", {"metadata": {"name": "bm"}, "runs": runs})
+    np.testing.assert_array_equal(read_benchmarks(p)["bm"].design.data, [[1, 2], [1.5, 2.5]])
+    runs[1] = {"values": []}  # neither values nor warm-ups: not something pyperf writes
+    p = write_json(tmp_path / "e.json", {"metadata": {"name": "bm"}, "runs": runs})
+    with pytest.raises(ez.InputError) as err:
+        read_benchmarks(p)
+    assert str(err.value) == f"{p}: benchmark 'bm': run 2 has neither values nor warm-ups"

@@ -116,3 +116,88 @@ def test_committed_example_files_are_current():
         for system in ("old", "new"):
             committed = json.loads((HARNESS_DIR / f"{key}-{system}.json").read_text())
             assert committed == json.loads(json.dumps(build(system))), f"{key}-{system}"
+
+
+# == bad JSON files: one InputError naming the file, never a Python exception ==============
+HYPERFINE = {"results": [{"command": "x", "times": [1.0, 1.1, 1.2]}]}
+
+
+def _message(p, fmt=None) -> str:
+    with pytest.raises(ez.InputError) as err:
+        read_benchmarks(p, fmt)
+    msg = str(err.value)
+    assert msg.startswith(f"{p}: ") and "\n" not in msg, msg
+    return msg[len(f"{p}: "):]
+
+
+@pytest.mark.parametrize("depth", [2_000, 100_000])
+def test_deeply_nested_json_is_an_input_error(tmp_path, depth):
+    p = tmp_path / "deep.json"
+    p.write_text('{"results": [{"command": "x", "times": ' + "[" * depth + "]" * depth + "}]}")
+    assert _message(p).startswith("cannot read: the JSON is nested too deeply")
+    assert _message(p, "hyperfine").startswith("cannot read: the JSON is nested too deeply")
+
+
+def test_nested_value_is_described_not_dumped(tmp_path):
+    # nested a few hundred deep: parsed, then refused without walking it again
+    p = tmp_path / "nested.json"
+    p.write_text('{"results": [{"command": "x", "times": [1.0, ' + "[" * 400 + "]" * 400 + "]}]}")
+    assert _message(p) == "benchmark 'x': times, value 2 holds a list, not a number"
+
+
+@pytest.mark.parametrize("pack", [None, gzip.compress])
+def test_json_with_a_byte_order_mark_is_read_like_csv(tmp_path, pack):
+    raw = b"\xef\xbb\xbf" + json.dumps(HYPERFINE).encode()
+    for name in ("bom.json", "bom-no-suffix"):
+        p = tmp_path / (name + (".gz" if pack else ""))
+        p.write_bytes(pack(raw) if pack else raw)
+        assert detect_format(p) == "hyperfine"
+        assert read_benchmarks(p)["x"].design.data.tolist() == [1.0, 1.1, 1.2]
+
+
+@pytest.mark.parametrize(
+    "raw, words",
+    [
+        (b"", "cannot read: the file is empty"),
+        (b" \n\t\n", "cannot read: the file is empty"),
+        (b"\x1f\x8b" + b"garbage" * 10, "cannot read: corrupt or truncated gzip data (Unknown compression"),
+        (b'{"results": \xff}', "cannot read: not UTF-8 text (byte 13 of the file)"),
+        (b"[1, 2, 3]", "JSON of an unknown kind"),
+        (b"42", "JSON of an unknown kind"),
+        (b'"text"', "JSON of an unknown kind"),
+        (b'{"results": [{"command": "x", "times": [1.0, NaN]}]}',
+         "benchmark 'x': times, value 2 holds a NaN or infinite value"),
+        (b'{"results": [{"command": "x", "times": [1.0, -Infinity]}]}',
+         "benchmark 'x': times, value 2 holds a NaN or infinite value"),
+        (b'{"results": [{"command": "x", "times": [1.0, ' + b"9" * 400 + b"]}]}",
+         "benchmark 'x': times, value 2 holds a NaN or infinite value"),
+        (b'{"results": [{"command": "x", "times": [1.0, ' + b"9" * 5000 + b"]}]}",
+         "cannot read: the JSON holds an integer of thousands of digits"),
+        (b'{"results": [{"command": "x", "times": [1.0, 1e-320]}]}',
+         "benchmark 'x': 1 value(s) below 2.23e-308, the smallest normal double"),
+    ],
+)
+def test_bad_json_files(tmp_path, raw, words):
+    p = tmp_path / "bad.json"
+    p.write_bytes(raw)
+    msg = _message(p)
+    assert msg.startswith(words), msg
+
+
+def test_top_level_of_the_wrong_kind_with_a_forced_format(tmp_path):
+    p = tmp_path / "list.json"
+    p.write_text("[1, 2]")
+    assert _message(p, "hyperfine") == "a hyperfine file holds a JSON object"
+    assert _message(p, "pyperf") == "a pyperf file holds a JSON object"
+    p.write_text("3")
+    assert _message(p, "jmh") == "a JMH result file holds a JSON array"
+
+
+def test_unreadable_paths_are_input_errors(tmp_path):
+    long = tmp_path / ("r" * 300 + ".json")  # longer than a file name may be
+    assert _message(long) == "cannot read: file name too long"
+    assert _message(tmp_path) == "is a directory, not a file"
+    assert _message(tmp_path, "hyperfine") == "is a directory, not a file"
+    assert _message(tmp_path / "nothing.json") == "no such file"
+    (tmp_path / "plain.json").write_text("{}")
+    assert _message(tmp_path / "plain.json" / "below") == "no such file"  # not a directory

@@ -6,12 +6,16 @@ from __future__ import annotations
 import bz2
 import gzip
 import json
+import lzma
+import re
+import tempfile
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 import esize as ez
@@ -20,6 +24,7 @@ from esize.readers import design_from_ragged, detect_format, read_benchmarks
 from esize.readers import tidy as reader
 
 from .reader_helpers import run_python, tidy_lines, write_csv
+from .tidy_oracle import WORDS, expected, tidy_tables
 
 WQE_OLD = [[[9, 11], [5, 6]], [[16, 13], [12, 8]], [[15, 7], [10, 14]]]
 WQE_NEW = [[[10, 12], [6, 7]], [[9, 1], [11, 4]], [[8, 5], [3, 2]]]
@@ -63,7 +68,7 @@ def test_csv_blank_lines_bom_and_short_rows(tmp_path):
     "content, words",
     [
         (b"", "cannot read: the file is empty"),
-        (b"a,b\n1,2,3\n", "cannot read: data row 1 has 3 fields, the header 2"),
+        (b"a,b\n1,2,3\n", "cannot read: line 2 has 3 fields, expected at most 2 (the columns"),
         (b"a,a\n1,2\n", "cannot read: column 'a' appears twice"),
         (b"\xff\xfe\x00\x81binary\xc3\x28,time\n", "cannot read: not UTF-8 text"),
         (b"binary,execution,time\n", "no rows"),
@@ -75,6 +80,183 @@ def test_csv_bad_files(tmp_path, content, words):
     with pytest.raises(ez.InputError) as err:
         read_benchmarks(p)
     assert str(err.value) == f"{p}: {words}" or str(err.value).startswith(f"{p}: {words}")
+
+
+def _error(p, **kw) -> str:
+    """The message of the InputError that reading ``p`` raises (one line, naming it)."""
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        with pytest.raises(ez.InputError) as err:
+            read_benchmarks(p, **kw)
+    msg = str(err.value)
+    assert msg.startswith(f"{p}: ") and "\n" not in msg, msg
+    assert rec == [], [str(w.message) for w in rec]  # nothing printed before the error
+    return msg[len(f"{p}: "):]
+
+
+def test_large_csv_with_one_bad_value_names_column_and_line(tmp_path):
+    data = 1.0 + np.arange(3 * 3 * 20_000, dtype=float).reshape(3, 3, 20_000) % 7
+    lines = tidy_lines(data)
+    lines[100_000] = lines[100_000].rsplit(",", 1)[0] + ",oops"  # data row 99999, line 100001
+    p = write_csv(tmp_path / "large.csv", lines)
+    assert _error(p) == "column 'time' has a non-numeric value: line 100001 holds 'oops'"
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        # the messages of the csv module are said in terms of the file
+        ('binary,time\n1,1\n1,"2\n2,3\n2,4\n',
+         "cannot read: a quoted field on line 3 is never closed (a '\"' is missing)"),
+        ('binary,time\n1,1\n1,"2"x\n', "cannot read: line 3: text after the closing quote of a "
+         "field (expected ',' or the end of the line)"),
+        ("binary,time\n1,1\n1,2,5\n", "cannot read: line 3 has 3 fields, expected at most 2 "
+         "(the columns of the header; a value with a ',' must be quoted)"),
+        ('binary,time\n1,"' + "9" * 200_000 + "\n", "cannot read: a quoted field on line 2 is "
+         "never closed"),
+        ("binary,time\n1," + "9" * 200_000 + "\n", "cannot read: line 2 holds a field longer"),
+    ],
+)
+def test_csv_syntax_errors_in_our_terms(tmp_path, text, words):
+    p = tmp_path / "syntax.csv"
+    p.write_text(text)
+    msg = _error(p, levels=["binary"])
+    assert msg.startswith(words), msg
+    assert "Error" not in msg and "field limit" not in msg
+
+
+@pytest.mark.parametrize(
+    "cell, words",
+    [
+        ("", "column 'time' has a missing value: line 5 is empty"),
+        ("  ", "column 'time' has a missing value: line 5 is empty"),
+        ("fast", "column 'time' has a non-numeric value: line 5 holds 'fast'"),
+        ("2024-03-01", "column 'time' holds dates or times, not measurements: line 5 holds "
+         "'2024-03-01'"),
+        ("2024-03-01 10:00:02Z", "holds dates or times, not measurements: line 5"),
+        ("10:00:02", "holds dates or times, not measurements: line 5"),
+        ("03/01/2024", "holds dates or times, not measurements: line 5"),
+        ("nan", "column 'time' has a NaN (not-a-number) value: line 5"),
+        ("-inf", "column 'time' has an infinite value: line 5 holds '-inf'"),
+        ("0", "column 'time' has 1 non-positive value(s) (the first, line 5, holds '0')"),
+        ("1e-320", "column 'time': 1 value(s) below 2.23e-308, the smallest normal double"),
+    ],
+)
+def test_bad_cells_name_column_and_line(tmp_path, cell, words):
+    lines = tidy_lines(WQE_OLD)
+    lines.insert(1, "")  # a blank line: skipped, but it still counts as a line
+    lines[4] = lines[4].rsplit(",", 1)[0] + "," + cell  # data row 3, on line 5
+    p = write_csv(tmp_path / "cell.csv", lines)
+    msg = _error(p)
+    assert words in msg and msg.startswith("column 'time'"), msg
+
+
+def test_datetime_column_of_every_row_is_refused(tmp_path):
+    lines = ["binary,time"] + [f"{b},2024-01-0{b}T10:00:0{m}" for b in (1, 2) for m in (1, 2)]
+    msg = _error(write_csv(tmp_path / "dates.csv", lines), levels=["binary"])
+    assert msg == ("column 'time' holds dates or times, not measurements: line 2 holds "
+                   "'2024-01-01T10:00:01' (4 cells of the column are not numbers)")
+
+
+@pytest.mark.parametrize("kind", ["timestamp", "duration", "bool"])
+def test_parquet_time_types_are_refused(tmp_path, kind):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    col = {
+        "timestamp": pa.array(np.array(["2024-01-01T10:00", "2024-01-01T10:01"] * 2,
+                                       dtype="datetime64[ms]")),
+        "duration": pa.array(np.array([5, 6, 7, 8], dtype="timedelta64[ms]")),
+        "bool": pa.array([True, True, True, True]),
+    }[kind]
+    p = tmp_path / f"{kind}.parquet"
+    pq.write_table(pa.table({"binary": [1, 1, 2, 2], "time": col}), p)
+    msg = _error(p, levels=["binary"])
+    assert msg.startswith("column 'time' holds ") and {
+        "timestamp": "timestamps", "duration": "durations", "bool": "true/false"}[kind] in msg
+
+
+def test_parquet_missing_value_names_the_row(tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    p = tmp_path / "null.parquet"
+    pq.write_table(pa.table({"binary": [1, 1, 2, 2], "time": [1.0, None, 2.0, 3.0]}), p)
+    assert _error(p, levels=["binary"]) == "column 'time' has a missing or NaN value: row 2"
+
+
+def test_missing_label_and_benchmark_name_name_the_line(tmp_path):
+    lines = tidy_lines(WQE_OLD, benchmark="x")
+    lines[3] = "," + lines[3].split(",", 1)[1]
+    p = write_csv(tmp_path / "label.csv", lines)
+    assert _error(p) == "grouping column 'binary' has missing labels (line 4 is empty)"
+    lines = tidy_lines(WQE_OLD, benchmark="x")
+    lines[5] = lines[5].rsplit(",", 1)[0] + ","
+    q = write_csv(tmp_path / "name.csv", lines)
+    assert _error(q, benchmark_column="benchmark") == (
+        "benchmark column 'benchmark' has missing names (line 6 is empty)")
+
+
+def test_column_names_checked(tmp_path):
+    p = write_csv(tmp_path / "t.csv", tidy_lines(WQE_OLD))
+    assert _error(p, value="").startswith("the value column's name is empty")
+    assert _error(p, value=" ").startswith("the value column's name is empty")
+    assert _error(p, value="binary") == "the value column 'binary' is also a --levels column"
+    assert _error(p, benchmark_column="time") == (
+        "the benchmark column 'time' is also the value column")
+
+
+def test_tab_separated_by_name_or_by_header(tmp_path):
+    text = "\n".join(line.replace(",", "\t") for line in tidy_lines(WQE_OLD)) + "\n"
+    for name in ("t.tsv", "t.tsv.gz", "t.txt", "t.csv"):
+        p = tmp_path / name
+        p.write_bytes(gzip.compress(text.encode()) if name.endswith(".gz") else text.encode())
+        np.testing.assert_array_equal(read_benchmarks(p)[None].design.data, WQE_OLD)
+    # a .tsv file is tab-separated even when its header holds a comma
+    q = tmp_path / "comma.tsv"
+    q.write_text("binary\texecution\ttime,s\n1\t1\t2.5\n")
+    assert list(reader.read_table(q)) == ["binary", "execution", "time,s"]
+
+
+def test_corrupt_compression_and_unreadable_files(tmp_path):
+    gz = tmp_path / "bad.csv.gz"
+    gz.write_bytes(b"\x1f\x8b" + b"garbage" * 10)
+    assert _error(gz).startswith("cannot read: corrupt or truncated gzip data (")
+    cut = tmp_path / "cut.csv.xz"
+    cut.write_bytes(lzma.compress("\n".join(tidy_lines(WQE_OLD)).encode())[:40])
+    assert _error(cut).startswith("cannot read: corrupt or truncated xz data (")
+    long = tmp_path / ("x" * 300 + ".csv")
+    assert _error(long) == "cannot read: file name too long"
+
+
+# == random tables against an independent oracle ===========================================
+@settings(max_examples=200, deadline=None)
+@given(table=tidy_tables(), truncate=st.booleans())
+def test_random_tables_match_the_oracle(table, truncate):
+    want = expected(table, truncate)
+    event(f"error: {want[1]}" if want[0] == "error" else f"design: {len(want[2]) - 1} levels")
+    with tempfile.TemporaryDirectory() as d:
+        p = Path(d) / "random.csv"
+        p.write_text(table.csv_text())
+        kw = {"levels": list(table.levels), "balance": "truncate" if truncate else None}
+        if want[0] == "design":
+            _, flat, shape = want
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ez.EsizeWarning)
+                got = read_benchmarks(p, **kw)
+            design = got[None].design
+            assert design.levels == (*table.levels, "measurement")
+            assert design.shape == shape
+            assert design.data.ravel().tolist() == flat
+        else:
+            _, category, line = want
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ez.EsizeWarning)
+                with pytest.raises(ez.InputError) as err:
+                    read_benchmarks(p, **kw)
+            msg = str(err.value)
+            assert msg.startswith(f"{p}: ") and "\n" not in msg
+            assert WORDS[category] in msg, (category, msg)
+            if line is not None:
+                assert re.search(rf"\bline {line}\b", msg), (line, msg)
 
 
 def test_csv_without_pandas_in_a_fresh_interpreter(tmp_path):

@@ -1,16 +1,24 @@
 """End to end: the Snakemake pipeline on the tiny test configuration.
 
-The workflow files are copied into a temporary directory and run there, so the test
-never touches the repository's results/ and works from any checkout.
+The workflow files (and the Makefile) are copied into a temporary directory and run
+there, so the test never touches the repository's results/ and works from any
+checkout. The pipeline runs through `make reproduce-test`, as a user runs it: once
+interrupted with Ctrl-C (SIGINT to the process group) after its first jobs, then
+resumed by the same plain command.
 """
 
 from __future__ import annotations
 
+import base64
 import json
+import os
 import re
+import shlex
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -22,21 +30,29 @@ from esize_study.layout import FIGURES
 
 ROOT = Path(__file__).resolve().parents[2]
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
+PROFILE = ["--workflow-profile", "workflow/profiles/default"]
+# `make` with this interpreter's environment as the virtualenv; -o: never reinstall it
+MAKE = ["make", f"VENV={sys.prefix}", "-o", f"{sys.prefix}/.installed"]
+
+needs_make = pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
 
 
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory) -> Path:
     wd = tmp_path_factory.mktemp("pipeline")
-    shutil.copy(ROOT / "Snakefile", wd / "Snakefile")
+    for f in ("Snakefile", "Makefile"):
+        shutil.copy(ROOT / f, wd / f)
     for d in ("workflow", "config"):
         shutil.copytree(ROOT / d, wd / d)
     shutil.copytree(ROOT / "tests" / "data", wd / "tests" / "data")
     return wd
 
 
-def _run(wd: Path, *args: str) -> subprocess.CompletedProcess:
+def _run(wd: Path, *args: str, profile: bool = True) -> subprocess.CompletedProcess:
+    """Snakemake on the tiny configuration (with the Makefile's profile by default)."""
     return subprocess.run(
-        [*SNAKEMAKE, "--cores", "2", "--configfile", "config/test.yaml", *args],
+        [*SNAKEMAKE, *(PROFILE if profile else []), "--cores", "2",
+         "--configfile", "config/test.yaml", *args],
         cwd=wd,
         capture_output=True,
         text=True,
@@ -44,11 +60,124 @@ def _run(wd: Path, *args: str) -> subprocess.CompletedProcess:
     )
 
 
+def _make_command(wd: Path, target: str = "reproduce-test", *args: str) -> list[str]:
+    """``make TARGET ARGS...`` in ``wd``; without make, what it runs for reproduce-test."""
+    if shutil.which("make"):
+        return [*MAKE, "-C", str(wd), target, *args]
+    assert target == "reproduce-test", "needs make"
+    extra = [a for arg in args if arg.startswith("ARGS=") for a in shlex.split(arg[5:])]
+    return [*SNAKEMAKE, *PROFILE, "--configfile", "config/test.yaml", *extra]
+
+
+def _make(wd: Path, target: str = "reproduce-test", *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(_make_command(wd, target, *args), cwd=wd, capture_output=True,
+                          text=True, timeout=900)
+
+
+def _incomplete(wd: Path) -> list[Path]:
+    """Existing files that Snakemake has marked incomplete (.snakemake/incomplete/)."""
+    marks = wd / ".snakemake" / "incomplete"
+    out = []
+    for m in marks.rglob("*") if marks.is_dir() else ():
+        try:
+            path = wd / base64.urlsafe_b64decode(m.name).decode()
+        except ValueError:
+            continue
+        if path.is_file():
+            out.append(path)
+    return out
+
+
 @pytest.fixture(scope="module")
-def ran(workdir) -> Path:
-    res = _run(workdir)
-    assert res.returncode == 0, res.stderr[-3000:]
+def interrupted(workdir) -> Path:
+    """The pipeline stopped by Ctrl-C once its first jobs have finished."""
+    proc = subprocess.Popen(
+        _make_command(workdir), cwd=workdir,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )
+    steady = workdir / "results-test"
+    deadline = time.monotonic() + 300
+    try:
+        while len(list(steady.glob("*/steady/*.npz"))) < 2:
+            assert proc.poll() is None, "the pipeline ended before it could be interrupted"
+            assert time.monotonic() < deadline, "no job finished within 5 minutes"
+            time.sleep(0.05)
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
+        except ProcessLookupError:
+            pass
+        proc.wait(timeout=300)
+    assert proc.returncode != 0
+    if not _incomplete(workdir):
+        # The interrupt fell between jobs: leave what an interrupted job leaves, an
+        # output that exists but is marked incomplete, as Snakemake marks it.
+        out = next(steady.glob("*/steady/*.npz")).relative_to(workdir).as_posix()
+        marks = workdir / ".snakemake" / "incomplete"
+        marks.mkdir(parents=True, exist_ok=True)
+        (marks / base64.urlsafe_b64encode(out.encode()).decode()).write_text(
+            '{"external_jobid": null}'
+        )
     return workdir
+
+
+@pytest.fixture(scope="module")
+def ran(interrupted) -> Path:
+    """The interrupted pipeline resumed by the same plain `make reproduce-test`."""
+    res = _make(interrupted)
+    assert res.returncode == 0, res.stderr[-3000:]
+    return interrupted
+
+
+def test_interrupted_run_is_resumed_by_the_plain_command(interrupted):
+    # without the profile (the old Makefile), Snakemake refuses to start
+    assert _incomplete(interrupted)
+    res = _run(interrupted, "-n", profile=False)
+    assert res.returncode != 0
+    assert "IncompleteFilesException" in res.stdout + res.stderr
+    # `make reproduce-test` rebuilds the incomplete files and finishes
+    res = _make(interrupted)
+    assert res.returncode == 0, res.stderr[-3000:]
+    assert not _incomplete(interrupted)
+    assert (interrupted / "results-test" / "tiny" / "report.md").stat().st_size > 0
+
+
+@needs_make
+def test_make_passes_extra_arguments_and_the_profile(ran):
+    res = _make(ran, "reproduce-test", "ARGS=--dry-run --forcerun worked_examples")
+    assert res.returncode == 0, res.stderr[-3000:]
+    out = res.stdout + res.stderr
+    assert "--workflow-profile workflow/profiles/default" in res.stdout  # the command
+    assert "workflow specific profile workflow/profiles/default" in res.stderr  # Snakemake
+    assert re.search(r"^worked_examples +1$", out, re.M)
+    assert "This was a dry-run" in out
+    assert (ran / "results-test" / "worked_examples.json").exists()
+
+
+def test_every_output_is_a_target_of_rule_all(ran):
+    """Rule all asks for every output of the DAG, so any deleted one is rebuilt."""
+    res = _run(ran, "--summary")
+    assert res.returncode == 0, res.stderr[-2000:]
+    rows = [line.split("\t") for line in res.stdout.splitlines()[1:] if line.strip()]
+    outputs = {r[0] for r in rows}
+    assert {r[2] for r in rows} >= {"generate_standin", "ingest", "variances", "fa_simulate",
+                                    "cov_simulate", "report"}
+    res = _run(ran, "-n", "--forcerun", "all")
+    m = re.search(r"^(?:local)?rule all:\n\s+input: (.*)$", res.stdout + res.stderr, re.M)
+    assert m, res.stdout[-2000:]
+    assert outputs == set(m.group(1).split(", "))
+
+
+def test_deleted_intermediate_is_rebuilt(ran):
+    # beta: its consumers are cheap (alpha also feeds the coverage validation)
+    gone = ran / "results-test" / "tiny" / "variances" / "beta.json"
+    before = json.loads(gone.read_text())
+    gone.unlink()
+    res = _make(ran)
+    assert res.returncode == 0, res.stderr[-3000:]
+    assert json.loads(gone.read_text()) == before
+    res = _run(ran, "-n")
+    assert "Nothing to be done" in res.stdout + res.stderr
 
 
 def test_lint_is_clean(workdir):
@@ -105,15 +234,71 @@ def test_worked_examples_json(ran):
 
 
 def test_rerun_does_nothing(ran):
-    res = _run(ran, "-n")
+    res = _make(ran, "reproduce-test", "ARGS=--dry-run")
     assert res.returncode == 0
     assert "Nothing to be done" in res.stdout + res.stderr
 
 
-def test_bad_config_is_rejected(workdir):
+# -- a bad configuration: one line naming the file, the line and the key -------------
+def _error_lines(res: subprocess.CompletedProcess) -> list[str]:
+    """The lines on stderr, checked to hold one esize error and nothing traceback-like."""
+    lines = res.stderr.splitlines()
+    assert res.returncode == 2, res.stderr
+    assert [line for line in lines if line.startswith("esize: error: ")] == lines[-1:]
+    assert len(lines) <= 3, res.stderr  # Snakemake's notes on the profile and config
+    assert not any(w in res.stderr for w in ("Traceback", 'File "', "schema", "{'"))
+    return lines
+
+
+BAD_CONFIGS = {
+    "unknown key": (
+        "results_dir: results-test\nfals_alarm:\n  seed: 3\n",
+        r"esize: error: config/bad\.yaml:2: unknown key 'fals_alarm'; did you mean "
+        r"'false_alarm'\? \(known: results_dir, .*\)$",
+    ),
+    "bad dataset path": (
+        "datasets:\n  mine:\n    kind: directory\n    path: data/no-such-dir\n",
+        r"esize: error: config/bad\.yaml:4: datasets\.mine\.path: directory "
+        r"'data/no-such-dir' does not exist",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_CONFIGS))
+def test_bad_config_file_gives_one_line(workdir, tmp_path, case):
+    text, expected = BAD_CONFIGS[case]
+    wd = tmp_path / "wd"
+    shutil.copytree(workdir / "workflow", wd / "workflow")
+    shutil.copytree(workdir / "config", wd / "config")
+    shutil.copy(workdir / "Snakefile", wd / "Snakefile")
+    (wd / "config" / "bad.yaml").write_text(text)
+    res = subprocess.run([*SNAKEMAKE, *PROFILE, "-n", "--configfile", "config/bad.yaml"],
+                         cwd=wd, capture_output=True, text=True, timeout=300)
+    assert re.match(expected, _error_lines(res)[-1])
+
+
+def test_bad_command_line_config_is_named(workdir):
     res = _run(workdir, "-n", "--config", "warmup_fraction=1.5")
-    assert res.returncode != 0
-    assert "warmup_fraction" in res.stdout + res.stderr
+    assert _error_lines(res)[-1] == (
+        "esize: error: --config: warmup_fraction: 1.5 is greater than or equal to the "
+        "maximum of 1"
+    )
+
+
+@needs_make
+def test_yaml_syntax_error_names_file_and_line(workdir, tmp_path):
+    wd = tmp_path / "wd"
+    shutil.copytree(workdir / "config", wd / "config")
+    shutil.copytree(workdir / "workflow", wd / "workflow")
+    shutil.copy(workdir / "Makefile", wd / "Makefile")
+    (wd / "config" / "bad.yaml").write_text("false_alarm:\n  seed: 1\n   comparisons: 3\n")
+    res = _make(wd, "reproduce", "CONFIG=config/bad.yaml")
+    assert res.returncode == 2
+    assert res.stderr.splitlines()[0] == (
+        "esize: error: config/bad.yaml:3: YAML syntax error: mapping values are not "
+        "allowed here"
+    )
+    assert "snakemake" not in res.stdout  # stopped before Snakemake started
 
 
 def test_coverage_outputs_follow_the_contract(ran):
@@ -208,3 +393,84 @@ def test_read_table_and_atomic_parquet(tmp_path):
     (tmp_path / "bad.parquet").write_text("not parquet")
     with pytest.raises(InputError, match="cannot read"):
         pl.read_table(tmp_path / "bad.parquet")
+
+
+def _configs(tmp_path, **files) -> list[Path]:
+    out = []
+    for name, text in files.items():
+        (tmp_path / f"{name}.yaml").write_text(text)
+        out.append(tmp_path / f"{name}.yaml")
+    return out
+
+
+def test_config_files_of_the_repository_pass(monkeypatch):
+    from esize_study import pipeline as pl
+
+    monkeypatch.chdir(ROOT)
+    assert pl.check_config_files(["config/config.yaml"]) is None
+    assert pl.check_config_files(["config/config.yaml", "config/test.yaml"]) is None
+    assert pl.main(["check-config", "config/config.yaml", "config/test.yaml"]) == 0
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a nested unknown key, with the nearest known one
+    ("coverage:\n  fCOV:\n    binarys: [2, 3]\n",
+     "over.yaml:3: unknown key 'binarys' in 'coverage.fCOV'; did you mean 'binaries'? "
+     "(known: executions, measurements, binaries, boot_binaries, schemes)"),
+    # a bad list item: its own line, its index
+    ("hours:\n  - 3\n  - -6\n",
+     "over.yaml:3: hours[1]: -6 is less than or equal to the minimum of 0"),
+    # a bad value in the later file is named there, not where it was first set
+    ("warmup_fraction: 1.5\n",
+     "over.yaml:1: warmup_fraction: 1.5 is greater than or equal to the maximum of 1"),
+    ("false_alarm:\n  schemes: [RRR, RXR]\n",
+     "over.yaml:2: false_alarm.schemes[1]: 'RXR' is not one of ['RRR', 'RRN', 'RNN', 'FLAT']"),
+    ("datasets:\n  mine:\n    kind: directory\n",
+     "over.yaml:2: datasets.mine: a directory dataset needs a 'path'"),
+    ("datasets:\n  mono-style:\n    benchmarks: [FFT, FTT]\n",
+     "over.yaml:3: datasets.mono-style.benchmarks: unknown stand-in benchmark(s) 'FTT'"),
+    # YAML syntax: the file and the line
+    ("false_alarm:\n  seed: 1\n   comparisons: 3\n",
+     "over.yaml:3: YAML syntax error: mapping values are not allowed here"),
+    ("false_alarm: [1, 2\n",
+     "over.yaml:2: YAML syntax error: expected ',' or ']', but got '<stream end>'"),
+    ("- 1\n- 2\n", "over.yaml: a configuration file holds keys and values (a YAML mapping)"),
+])
+def test_config_problem_is_one_line_naming_file_line_and_key(tmp_path, monkeypatch, text,
+                                                             expected):
+    from esize_study import pipeline as pl
+
+    monkeypatch.chdir(tmp_path)
+    files = _configs(tmp_path, base="warmup_fraction: 0.3\ndatasets:\n  mono-style:\n"
+                                    "    kind: standin\n", over=text)
+    problem = pl.check_config_files(files, ROOT / "workflow/schemas/config.schema.yaml")
+    assert problem is not None and problem.startswith(expected), problem
+    assert "\n" not in problem
+
+
+def test_config_problem_names_the_command_line(tmp_path):
+    from esize_study import pipeline as pl
+
+    config = {"warmup_fraction": 0.3, "datasets": {"d": {"kind": "standin"}}}
+    (tmp_path / "c.yaml").write_text("warmup_fraction: 0.3\n")
+    schema = ROOT / "workflow/schemas/config.schema.yaml"
+    sources = [(str(tmp_path / "c.yaml"), {"warmup_fraction": 0.3})]
+    assert pl.config_problem(config, schema, sources) is None
+    config["warmup_fraction"] = 2
+    sources.append(("--config", {"warmup_fraction": 2}))
+    assert pl.config_problem(config, schema, sources).startswith("--config: warmup_fraction: 2 ")
+
+
+def test_check_config_command_exits_2_with_one_line(tmp_path, monkeypatch, capsys):
+    from esize_study import pipeline as pl
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "c.yaml").write_text("datasets:\n  d:\n    kind: standin\nhour: [3]\n")
+    schema = str(ROOT / "workflow/schemas/config.schema.yaml")
+    assert pl.main(["check-config", "c.yaml", "--schema", schema]) == 2
+    err = capsys.readouterr().err
+    assert err == ("esize: error: c.yaml:4: unknown key 'hour'; did you mean 'hours'? (known: "
+                   "results_dir, data_dir, logs_dir, warmup_fraction, hours, build_seconds, "
+                   "false_alarm, coverage, datasets)\n")
+    assert pl.main(["check-config", "missing.yaml", "--schema", schema]) == 2
+    assert capsys.readouterr().err == "esize: error: missing.yaml: no such file\n"

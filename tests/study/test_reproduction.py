@@ -159,3 +159,67 @@ def test_rendered_tables_are_markdown_and_latex():
     assert r"\begin{tabular}" in tex and r"[\%]" in tex and "FFT & 4.1 & 6.7 & 4.6" in tex
     with pytest.raises(ValueError):
         rp.render_variations(rows, "html")
+
+
+# -- Table tPrecisions: the paper's convention kept, our optimum beside it -----------
+def _paper_row(rows, benchmark, hours):
+    return next(r for r in rows if r["benchmark"] == benchmark and r["hours"] == hours)
+
+
+def test_precision_rows_keep_the_papers_rule_and_add_the_optimum():
+    from esize_study import paper
+    from esize_study import reproduction as rp
+
+    rows = rp.precision_table([], "paper", dropped_cost="replace")
+    assert list(rows[0]) == list(rp.PRECISION_COLUMNS)
+    assert {r["convention"] for r in rows} == {"paper"}
+    # the paper's column is the paper's procedure: FFT NA OPT at 3 h clamps n1 to 1
+    r = _paper_row(rows, "FFT NA OPT", 3)
+    assert (r["binaries"], r["n2"], r["n1"]) == (7, 42, 1)
+    assert r["ours_pct"] == pytest.approx(3.27, abs=0.005)
+    assert round(r["ours_pct"], 1) == paper.PRECISIONS["FFT NA OPT"][0][0]
+    # ... and our optimum merges the measurement level and re-optimises
+    assert (r["opt_binaries"], r["opt_n2"], r["opt_n1"]) == (8, 33, 1)
+    assert r["optimum_pct"] == pytest.approx(3.01, abs=0.005)
+    # Rijndael OPT at 3 h: the half-width itself is minimised, not the variance
+    r = _paper_row(rows, "Rijndael OPT", 3)
+    assert (r["binaries"], r["n2"], r["n1"]) == (3, 736, 12)
+    assert (r["opt_binaries"], r["opt_n2"], r["opt_n1"]) == (5, 341, 11)
+    assert r["optimum_pct"] == pytest.approx(0.341, abs=5e-4)
+    # FFT at 6 h: the paper's worked design stays in the paper's column
+    r = _paper_row(rows, "FFT", 6)
+    assert (r["binaries"], r["n2"], r["n1"]) == (16, 28, 4)
+    for r in rows:
+        assert r["optimum_pct"] <= r["ours_pct"] * (1 + 1e-12)
+        assert r["optimum_pct"] <= r["default_pct"]
+        assert r["opt_binaries"] >= 2
+    # the folded file differs from the paper's column only where executions are dropped
+    folded = rp.precision_table([], "paper", dropped_cost="fold")
+    assert {r["convention"] for r in folded} == {"paper-fold"}
+    for a, b in zip(rows, folded):
+        assert a["optimum_pct"] == b["optimum_pct"]
+        if not a["dropped"]:
+            assert a["ours_pct"] == b["ours_pct"]
+
+
+def test_precision_tables_say_which_convention_each_number_follows():
+    from esize_study import reproduction as rp
+
+    rows = rp.precision_table([], "paper", dropped_cost="replace")
+    folded = rp.precision_table([], "paper", dropped_cost="fold")
+    md = rp.precisions_markdown(rows, folded)
+    assert "convention `paper`" in md and "warm-up cost alone" in md
+    assert "## Our optimum beside the paper's rule" in md
+    assert "3.27 (7 x 42 x 1) -> 3.01 (8 x 33 x 1)" in md
+    assert "0.51 (3 x 736 x 12) -> 0.34 (5 x 341 x 11)" in md
+    tex = rp.render_precisions(rows, "tex")
+    assert "[paper / optimum / default \\%]" in tex and "t quantile" in tex
+    assert "paper-fold / optimum / default" in rp.render_precisions(folded, "md")
+
+
+def test_precision_rows_for_a_budget_below_two_binaries():
+    from esize_study import reproduction as rp
+
+    cost = rp.CostModel(measurement_seconds=1.0, build_seconds=3600.0, warmup=10)
+    (row,) = rp.precision_rows("data", "slow", (1.0, 2.0, 3.0), (5, 5, 5), cost, [1.0])
+    assert row["binaries"] == 0 and row["ours_pct"] == row["optimum_pct"] == float("inf")

@@ -1,10 +1,24 @@
 # Configuration, dataset discovery and helpers shared by all rules.
 
+import sys
+
 import esize_study.pipeline as pl
 from esize_study.layout import figure_paths
+from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
 
+# A bad configuration stops here with one line naming the file, the line and the key
+# (Snakemake's own validation would print the whole schema); then the schema's
+# defaults are filled in.
+_problem = pl.config_problem(
+    config,
+    schema=f"{workflow.basedir}/workflow/schemas/config.schema.yaml",
+    sources=pl.snakemake_config_sources(workflow),
+)
+if _problem:
+    print(f"esize: error: {_problem}", file=sys.stderr)
+    sys.exit(2)
 validate(config, schema="../schemas/config.schema.yaml", set_default=True)
 
 RESULTS = config["results_dir"]
@@ -50,18 +64,49 @@ def fa_validation_benchmarks(dataset):
     return chosen
 
 
-#: Functions ``dataset -> [paths]`` that later rule files register for `rule all`.
-OUTPUT_HOOKS = []
+# -- targets of `rule all` ----------------------------------------------------------
+#
+# `rule all` asks for every output of every job, intermediate ones included. Snakemake
+# checks for missing outputs only among the files a target asks for: a deleted
+# intermediate (say variances/<bench>.json) whose consumers are up to date would
+# otherwise not be rebuilt ("Nothing to be done"). Each rule file registers, right
+# after a rule, the wildcard values of its jobs; `all_outputs` expands the rule's own
+# output patterns with them and refuses a rule that was not registered.
+
+#: Registered rules by name, each with a function giving the wildcard values of its
+#: jobs on a dataset (returning None to skip it), or None when no dataset is involved.
+TARGETS = {}
+
+
+def register_targets(rule_name, wildcards_of=None):
+    """Make every output of ``rule_name`` a target of `rule all`."""
+    TARGETS[rule_name] = wildcards_of
+
+
+def per_dataset(dataset):
+    """Wildcard values of a rule with one job per dataset."""
+    return {"dataset": [dataset]}
+
+
+def per_bench(dataset):
+    """Wildcard values of a rule with one job per benchmark of a dataset."""
+    return {"dataset": [dataset], "bench": list(BENCHMARKS[dataset])}
 
 
 def all_outputs():
-    out = [f"{RESULTS}/worked_examples.json"]
-    for d in DATASETS:
-        for name in ("variations", "precisions"):
-            out += [f"{RESULTS}/{d}/tables/{name}.{ext}" for ext in ("csv", "md", "tex")]
-        out.append(f"{RESULTS}/{d}/sim/false_alarm.csv")
-        out += figure_paths(f"{RESULTS}/{d}/figures", "false_alarm")
-        out.append(f"{RESULTS}/{d}/report_false_alarms.md")
-        for hook in OUTPUT_HOOKS:
-            out += hook(d)
+    forgotten = [r.name for r in workflow.rules if r.name != "all" and r.name not in TARGETS]
+    if forgotten:
+        raise WorkflowError(
+            f"rule(s) {', '.join(forgotten)} not registered with register_targets()"
+        )
+    out = []
+    for name, wildcards_of in TARGETS.items():
+        patterns = list(getattr(rules, name).output)
+        if wildcards_of is None:
+            out += patterns
+            continue
+        for d in DATASETS:
+            values = wildcards_of(d)
+            if values is not None:
+                out += expand(patterns, **values)
     return out

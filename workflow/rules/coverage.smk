@@ -32,6 +32,9 @@ rule cov_simulate:
         "../scripts/cov_simulate.py"
 
 
+register_targets("cov_simulate", lambda d: {**per_bench(d), "shard": COV_SHARDS})
+
+
 rule cov_validate:
     input:
         f"{RESULTS}/{{dataset}}/variances/{{bench}}.json",
@@ -49,6 +52,15 @@ rule cov_validate:
         "../envs/esize.yaml"
     script:
         "../scripts/cov_validate.py"
+
+
+register_targets(
+    "cov_validate",
+    lambda d: {
+        "dataset": [d],
+        "bench": cov_chosen(d, COV["validation"]["benchmarks"]),
+    },
+)
 
 
 rule cov_table:
@@ -71,6 +83,9 @@ rule cov_table:
         "../scripts/cov_table.py"
 
 
+register_targets("cov_table", per_dataset)
+
+
 rule cov_figures:
     input:
         csv=f"{RESULTS}/{{dataset}}/sim/coverage.csv",
@@ -87,6 +102,9 @@ rule cov_figures:
         "../envs/esize.yaml"
     script:
         "../scripts/cov_figures.py"
+
+
+register_targets("cov_figures", per_dataset)
 
 
 rule cov_report:
@@ -106,3 +124,6 @@ rule cov_report:
         "../envs/esize.yaml"
     script:
         "../scripts/cov_report.py"
+
+
+register_targets("cov_report", per_dataset)

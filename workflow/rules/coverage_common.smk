@@ -1,4 +1,4 @@
-# Helpers of the coverage rules (coverage.smk), and its `rule all` hook.
+# Helpers of the coverage rules (coverage.smk).
 
 
 def cov_chosen(dataset, wanted):
@@ -14,14 +14,3 @@ def cov_validation_inputs(wildcards):
         f"{RESULTS}/{wildcards.dataset}/sim/coverage_validation/{b}.parquet"
         for b in cov_chosen(wildcards.dataset, COV["validation"]["benchmarks"])
     ]
-
-
-def coverage_outputs(dataset):
-    """Outputs of this file for `rule all`."""
-    base = f"{RESULTS}/{dataset}"
-    out = [f"{base}/sim/coverage.csv", f"{base}/report_coverage.md"]
-    out += figure_paths(f"{base}/figures", "coverage")
-    return out
-
-
-OUTPUT_HOOKS.append(coverage_outputs)

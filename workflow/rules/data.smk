@@ -18,6 +18,11 @@ rule generate_standin:
         "../scripts/generate_standin.py"
 
 
+register_targets(
+    "generate_standin", lambda d: per_bench(d) if dataset_kind(d) == "standin" else None
+)
+
+
 rule ingest:
     input:
         raw_input,
@@ -37,6 +42,9 @@ rule ingest:
         "../scripts/ingest.py"
 
 
+register_targets("ingest", per_bench)
+
+
 rule variances:
     input:
         f"{RESULTS}/{{dataset}}/steady/{{bench}}.npz",
@@ -50,3 +58,6 @@ rule variances:
         "../envs/esize.yaml"
     script:
         "../scripts/variances.py"
+
+
+register_targets("variances", per_bench)

@@ -13,3 +13,6 @@ rule worked_examples:
         "../envs/esize.yaml"
     script:
         "../scripts/worked_examples.py"
+
+
+register_targets("worked_examples")

@@ -30,6 +30,11 @@ rule fa_simulate:
         "../scripts/fa_simulate.py"
 
 
+register_targets(
+    "fa_simulate", lambda d: {**per_bench(d), "kind": FA_KINDS, "shard": FA_SHARDS}
+)
+
+
 rule fa_validate:
     input:
         f"{RESULTS}/{{dataset}}/steady/{{bench}}.npz",
@@ -48,6 +53,11 @@ rule fa_validate:
         "../envs/esize.yaml"
     script:
         "../scripts/fa_validate.py"
+
+
+register_targets(
+    "fa_validate", lambda d: {"dataset": [d], "bench": fa_validation_benchmarks(d)}
+)
 
 
 rule fa_table:
@@ -73,6 +83,9 @@ rule fa_table:
         "../scripts/fa_table.py"
 
 
+register_targets("fa_table", per_dataset)
+
+
 rule fa_figures:
     input:
         csv=f"{RESULTS}/{{dataset}}/sim/false_alarm.csv",
@@ -91,6 +104,9 @@ rule fa_figures:
         "../envs/esize.yaml"
     script:
         "../scripts/fa_figures.py"
+
+
+register_targets("fa_figures", per_dataset)
 
 
 rule fa_report:
@@ -113,3 +129,6 @@ rule fa_report:
         "../envs/esize.yaml"
     script:
         "../scripts/fa_report.py"
+
+
+register_targets("fa_report", per_dataset)

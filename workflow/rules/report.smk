@@ -29,6 +29,4 @@ rule report:
         "../scripts/report.py"
 
 
-OUTPUT_HOOKS.append(
-    lambda d: [f"{RESULTS}/{d}/report.md", f"{RESULTS}/{d}/report.html"]
-)
+register_targets("report", per_dataset)

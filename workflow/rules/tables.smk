@@ -18,6 +18,9 @@ rule variation_table:
         "../scripts/variation_table.py"
 
 
+register_targets("variation_table", per_dataset)
+
+
 rule precision_table:
     input:
         per_benchmark("{results}/{dataset}/variances/{bench}.json"),
@@ -37,3 +40,6 @@ rule precision_table:
         "../envs/esize.yaml"
     script:
         "../scripts/precision_table.py"
+
+
+register_targets("precision_table", per_dataset)

@@ -59,25 +59,39 @@ def main(argv: Sequence[str] | None = None) -> int:
         warnings.simplefilter("always", EsizeWarning)
         try:
             result = _command(args.command)(args)
+            # JSON only when asked for: text mode never serialises the result
             text = None
             if args.json or args.output:
                 from ._shared import dump_json
 
                 text = dump_json(result.to_json())
-            if args.output:
-                from .._atomic import atomic_write_text
-
-                atomic_write_text(args.output, text + "\n")
         except EsizeError as exc:
             print(f"esize: error: {exc}", file=sys.stderr)
             return EXIT_BAD_INPUT
-        except OSError as exc:  # writing --output
-            print(f"esize: error: {args.output}: cannot write: {exc.strerror or exc}",
-                  file=sys.stderr)
+        except OSError as exc:  # a file that no reader named (they all should)
+            print(f"esize: error: {_os_error(exc)}", file=sys.stderr)
             return EXIT_BAD_INPUT
+        if args.output:
+            from .._atomic import atomic_write_text
+
+            try:
+                atomic_write_text(args.output, text + "\n")
+            except OSError as exc:
+                reason = _os_error(exc, with_name=False)
+                print(f"esize: error: {args.output}: cannot write: {reason}", file=sys.stderr)
+                return EXIT_BAD_INPUT
     _print_notes(caught)  # on success only: an error stays a single line
     print(text if args.json else result.render_text())
     return 0
+
+
+def _os_error(exc: OSError, *, with_name: bool = True) -> str:
+    """``"FILE: reason"`` of an operating-system error, on one line."""
+    reason = " ".join(str(exc.strerror or exc).split()) or type(exc).__name__
+    reason = reason[:1].lower() + reason[1:]
+    if with_name and exc.filename is not None:
+        return f"{exc.filename}: {reason}"
+    return reason
 
 
 def run() -> None:

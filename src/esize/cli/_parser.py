@@ -10,6 +10,7 @@ therefore spelled out here; a test checks that they equal those of
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 from .. import __version__
@@ -31,6 +32,11 @@ DROPPED_COST_RULES = ("fold", "replace")
 
 
 class _Parser(argparse.ArgumentParser):
+    def _parse_optional(self, arg_string):
+        if re.fullmatch(r"-[0-9.][0-9.eE+,-]*", arg_string):  # a negative number, not an option
+            return None
+        return super()._parse_optional(arg_string)
+
     """An argument parser whose usage errors are one line on stderr and exit status 2."""
 
     def error(self, message: str) -> None:
@@ -45,6 +51,13 @@ def levels_arg(text: str) -> list[str]:
     if not levels:
         raise argparse.ArgumentTypeError("--levels needs at least one column name")
     return levels
+
+
+def column_arg(text: str) -> str:
+    """``--value``, ``--benchmark-column``: a column name, which cannot be blank."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"a column name cannot be empty, got {text!r}")
+    return text
 
 
 def costs_arg(text: str) -> list[float]:
@@ -145,7 +158,12 @@ def _add_input_options(p: argparse.ArgumentParser, *, plot: bool = False) -> Non
         help="grouping columns, highest level first (default: binary,execution); "
         "the rows are the lowest level, 'measurement'",
     )
-    t.add_argument("--value", default=None, help="column with the measured values (default: time)")
+    t.add_argument(
+        "--value",
+        type=column_arg,
+        default=None,
+        help="column with the measured values (default: time)",
+    )
     t.add_argument(
         "--where",
         action="append",
@@ -155,6 +173,7 @@ def _add_input_options(p: argparse.ArgumentParser, *, plot: bool = False) -> Non
     )
     t.add_argument(
         "--benchmark-column",
+        type=column_arg,
         nargs="?",
         const="benchmark",
         default=None,

@@ -73,7 +73,7 @@ def read_input(path: str, args) -> tuple[str, dict]:
     fmt = args.format or detect_format(path)
     if fmt != "tidy":
         for opt, attr in _TIDY_ONLY:
-            if getattr(args, attr):
+            if getattr(args, attr) not in (None, []):
                 raise InputError(
                     path, f"{opt} applies to tidy CSV/Parquet tables; this is a {fmt} file"
                 )
@@ -88,7 +88,7 @@ def read_input(path: str, args) -> tuple[str, dict]:
         path,
         fmt,
         levels=args.levels or DEFAULT_LEVELS,
-        value=args.value or "time",
+        value="time" if args.value is None else args.value,
         where=args.where,
         warmup=args.warmup,
         benchmark_column=column,

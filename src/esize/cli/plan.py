@@ -6,22 +6,35 @@ the repetition counts that give the narrowest interval for a given cost (Section
 first; with a time budget, also how many top-level units it buys and the interval
 half-width to expect (Section "Dimensioning the Experiments"). For a harness file the
 plan is translated into the harness's options for the next run.
+
+With a budget, the counts are the whole numbers that give the narrowest interval
+half-width the budget can buy (the t quantile with the number of top-level units
+minus one degrees of freedom included), never fewer than 2 top-level units and never
+wider than the one-level default printed beside them; a budget that cannot pay for
+2 top-level units is an error. A top level dropped for its T^2 <= 0 still
+gets at least 2 units in the dimensioning.
+
+JSON: ``dimensioning`` holds ``budget``, ``counts`` (every level of the design,
+highest first), ``half_width_pct``, ``default_n`` and ``default_half_width_pct``.
+A half-width is a number, or the string ``"inf"`` when the design cannot give an
+interval (the one-level default when the budget buys fewer than 2 of its samples);
+it is never ``null``.
 """
 
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field
 
-from .._errors import EsizeError, InputError
+from .._errors import EsizeError, EsizeWarning, InputError
 from .._planning import Dimensioning, Plan, dimension_for_plan, experiment_cost, plan_from_design
-from ..readers import HARNESS_LEVELS, detect_format, next_run_options, plural
+from ..readers import HARNESS_LEVELS, next_run_options, plural
 from ..readers.units import UnitInfo
 from ._shared import (
     Column,
     file_line,
     format_table,
-    num,
     prefix,
     read_input,
     require_replication,
@@ -32,6 +45,14 @@ from ._shared import (
 __all__ = ["PlanRow", "PlanResult", "next_run", "make_plans", "cmd_plan"]
 
 _COUNT_TABLE = (Column("level", 12), Column("n", 8, ">"), Column("per"))
+
+#: Largest budget accepted: counts above 2**53 are not exact in floating point.
+MAX_BUDGET = float(2**53)
+
+
+def pct(x: float) -> float | str:
+    """A relative half-width in % for JSON: a number, or ``"inf"`` when infinite."""
+    return 100.0 * float(x) if math.isfinite(x) else "inf"
 
 
 @dataclass(frozen=True)
@@ -59,16 +80,19 @@ class PlanRow:
     dimensioning: Dimensioning | None = None
 
     def to_json(self) -> dict:
-        """JSON-ready dictionary: name, unit, the plan's fields and the dimensioning."""
+        """JSON-ready dictionary: name, unit, the plan's fields and the dimensioning.
+
+        Half-widths are numbers in %, or the string ``"inf"`` (never ``null``).
+        """
         out = {"name": self.name, **self.unit.as_dict(), **self.plan.as_dict()}
         dim = self.dimensioning
         if dim is not None:
             out["dimensioning"] = {
                 "budget": self.budget,
-                "counts": dim.counts,
-                "half_width_pct": num(100 * dim.half_width),
+                "counts": {k: int(v) for k, v in dim.counts.items()},
+                "half_width_pct": pct(dim.half_width),
                 "default_n": dim.default_n,
-                "default_half_width_pct": num(100 * dim.default_half_width),
+                "default_half_width_pct": pct(dim.default_half_width),
             }
         return out
 
@@ -90,13 +114,26 @@ class PlanRow:
         lines += format_table(_COUNT_TABLE, rows, header=False)
         dim = self.dimensioning
         if dim is not None:
-            counts = " x ".join(f"{k} {v}" for k, v in dim.counts.items())
-            lines.append(
-                f"budget {self.budget:g}: {counts} gives +-{100 * dim.half_width:.2f} %; "
-                f"one-level default ({dim.default_n} samples) "
-                f"+-{100 * dim.default_half_width:.2f} %"
-            )
+            lines.append(_budget_line(self.budget, dim))
         return lines
+
+
+def _hw_text(x: float) -> str:
+    return f"+-{100 * x:.2f} %" if math.isfinite(x) else "no interval"
+
+
+def _budget_line(budget: float, dim: Dimensioning) -> str:
+    """``budget 5000: fork 8 x iteration 2 gives +-1.41 %; one-level default ...``."""
+    counts = " x ".join(f"{k} {v}" for k, v in dim.counts.items())
+    head = f"budget {budget:g}: {counts} gives {_hw_text(dim.half_width)}"
+    top, *low = dim.counts.values()
+    if not low:
+        return head  # one level: the design is the default
+    if all(n == 1 for n in low) and top == dim.default_n:
+        return head + " (the one-level default: nothing better fits the budget)"
+    return head + (
+        f"; one-level default ({dim.default_n} samples) {_hw_text(dim.default_half_width)}"
+    )
 
 
 @dataclass(frozen=True)
@@ -151,26 +188,41 @@ class PlanResult:
 
 
 # -- the computation ---------------------------------------------------------------------
-def next_run(fmt: str, plans: list, costs, budget, n_benchmarks: int) -> tuple[str | None, str]:
+def next_run(fmt: str, plans: list, costs, budget, n_benchmarks: int,
+             dims: list | None = None) -> tuple[str | None, str]:
     """Harness options for the next run and a note on how they were chosen.
 
     Every lower level gets the largest count over the benchmarks whose plan kept
-    every level (``plans`` holds None for the others); with a budget, the top level
-    gets the number of units that the budget buys at those counts.
+    every level (``plans`` holds None for the others): the plan's counts, or with a
+    budget the dimensioned ones (``dims``, parallel to ``plans``); with a budget, the
+    top level gets the number of units that the budget buys at those counts. When
+    that is fewer than 2, there are no options and a note says why.
     """
     levels = HARNESS_LEVELS.get(fmt)
-    kept = [p for p in plans if p is not None]
+    kept = [k for k, p in enumerate(plans) if p is not None]
     if not levels or not kept:
         return None, ""
-    lower = {lv: max(p.counts[lv] for p in kept) for lv in levels[1:]}
+    if budget is not None and dims is not None:
+        lower = {lv: max(dims[k].counts[lv] for k in kept) for lv in levels[1:]}
+    else:
+        lower = {lv: max(plans[k].counts[lv] for k in kept) for lv in levels[1:]}
     counts = dict(lower)
+    top = levels[0]
     if budget is not None:
         per_top = experiment_cost([1, *lower.values()], list(reversed(costs))) if lower else 1.0
-        counts = {levels[0]: int(math.floor(budget / per_top + 1e-9)), **lower}
+        n_top = int(math.floor(budget / per_top + 1e-9))
+        if n_top < 2:
+            warnings.warn(
+                f"no options for the next run: with the largest counts over the benchmarks "
+                f"the budget buys {n_top} {plural(top) if n_top != 1 else top}, fewer than 2",
+                EsizeWarning,
+                stacklevel=2,
+            )
+            return None, ""
+        counts = {top: n_top, **lower}
     options = next_run_options(fmt, counts)
     if not options:
         return None, ""
-    top = levels[0]
     notes = []
     if n_benchmarks > 1 and len(levels) > 1:
         used = len(kept)
@@ -182,13 +234,6 @@ def next_run(fmt: str, plans: list, costs, budget, n_benchmarks: int) -> tuple[s
     if budget is not None:
         notes.append(f"{plural(top)}: what the budget buys with those counts")
     return options, "; ".join(notes)
-
-
-def _is_json(path: str) -> bool:
-    try:
-        return detect_format(path) != "tidy"
-    except EsizeError:
-        return False
 
 
 def _check_costs(path: str, name, costs: list, n_levels: int, levels) -> None:
@@ -207,30 +252,51 @@ def _check_costs(path: str, name, costs: list, n_levels: int, levels) -> None:
         )
 
 
+def _check_budget(budget) -> None:
+    if budget is None:
+        return
+    if not (math.isfinite(budget) and budget > 0):
+        raise EsizeError(f"--budget must be a positive number of measurements, got {budget:g}")
+    if budget > MAX_BUDGET:
+        raise EsizeError(
+            f"--budget {budget:g} is too large: at most 2**53 = {MAX_BUDGET:.6g} measurements"
+        )
+
+
 def make_plans(args) -> PlanResult:
-    """Plan the next experiment for every (selected) benchmark of ``args.data``."""
-    if args.costs is None and (
-        args.format == "tidy" or (args.format is None and not _is_json(args.data))
-    ):
-        raise EsizeError("the following arguments are required: --costs")
+    """Plan the next experiment for every (selected) benchmark of ``args.data``.
+
+    The file is read first, so that a missing or unreadable file is reported as
+    such, whatever the options; then the options are checked against its levels.
+    """
     fmt, benches = read_input(args.data, args)
     benches = select(args.data, benches, args.benchmark)
     if args.costs is not None:
         if not all(math.isfinite(c) and c > 0 for c in args.costs):
             raise EsizeError(f"--costs must be positive and finite, got {args.costs}")
+    _check_budget(args.budget)
     costs = [] if args.costs is None else list(args.costs)
-    rows, for_options = [], []
+    rows, for_options, dims = [], [], []
     for name, (design, unit) in benches.items():
         require_replication(args.data, name, design)
         _check_costs(args.data, name, args.costs, design.n_levels, design.levels)
-        plan = plan_from_design(design, list(reversed(costs)), dropped_cost=args.dropped_cost)
+        try:
+            plan = plan_from_design(design, list(reversed(costs)), dropped_cost=args.dropped_cost)
+        except EsizeError as exc:
+            raise InputError(args.data, f"{prefix(name)}cannot plan: {exc}") from None
         dim = None
         if args.budget is not None:
-            dim = dimension_for_plan(plan, args.budget, mean=design.mean, alpha=args.alpha)
+            try:
+                dim = dimension_for_plan(plan, args.budget, mean=design.mean, alpha=args.alpha)
+            except EsizeError as exc:
+                text = str(exc)  # "budget 500 does not pay ..." -> "--budget 500 ..."
+                text = f"--{text}" if text.startswith("budget ") else f"--budget: {text}"
+                raise InputError(args.data, f"{prefix(name)}{text}") from None
         rows.append(PlanRow(name, unit, plan, args.budget, dim))
         # a benchmark whose plan dropped a level puts no constraint on the counts
         for_options.append(None if plan.dropped else plan)
-    options, note = next_run(fmt, for_options, costs, args.budget, len(rows))
+        dims.append(dim)
+    options, note = next_run(fmt, for_options, costs, args.budget, len(rows), dims)
     return PlanResult(args.data, fmt, rows, options, note)
 
 

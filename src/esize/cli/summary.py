@@ -5,11 +5,16 @@ For every benchmark of a file: the variance estimates of each level (Section
 unbiased estimates :math:`T_i^2` of the model's variances) and the t (or normal)
 interval for the mean of the hierarchical design (Section "Confidence Interval for
 the Mean").
+
+Percentages and intervals do not depend on the unit of measure. A variance beyond
+the range of floats (the square of data near 1e-300 or 1e300) is ``null`` in the
+JSON output, and written out from its scaled value in the text.
 """
 
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass, field
 
 from .._estimators import VarianceComponents, variance_components
@@ -19,6 +24,7 @@ from ._shared import (
     Column,
     file_line,
     format_table,
+    num,
     read_input,
     require_replication,
     save_plot,
@@ -75,8 +81,9 @@ class SummaryRow:
             "levels": self.levels,
             "counts": dict(self.counts),
             "mean": ci.estimate,
-            "ci": {"method": ci.method, "alpha": ci.alpha, "lower": ci.lower, "upper": ci.upper},
-            "variance": self.variance.as_dict(),
+            "ci": {"method": ci.method, "alpha": ci.alpha, "lower": num(ci.lower),
+                   "upper": num(ci.upper)},
+            "variance": _variance_json(self.variance),
         }
 
     def render_lines(self) -> list[str]:
@@ -92,11 +99,12 @@ class SummaryRow:
             f"({size} measurements)",
             f"mean        {ci.estimate:.6g}",
             f"{conf} CI  [{ci.lower:.6g}, {ci.upper:.6g}]  ({ci.method}, "
-            f"+-{100 * ci.half_width / ci.estimate:.2f} % of the mean)",
+            f"+-{_percent_text(100 * ci.half_width / ci.estimate)} % of the mean)",
             "",
         ]
         rows = [
-            (name, str(n), vc.S2[k], vc.T2[k], vc.S_pct[k], vc.T_pct[k])
+            (name, str(n), _variance_text(vc.S2[k], vc.S2_scaled[k], vc.exponent),
+             _variance_text(vc.T2[k], vc.T2_scaled[k], vc.exponent), vc.S_pct[k], vc.T_pct[k])
             for k, (name, n) in enumerate(counts.items())
         ]
         return lines + format_table(_LEVEL_TABLE, rows)
@@ -109,6 +117,45 @@ class SummaryRow:
             "T_pct": [float(x) for x in self.variance.T_pct],
             "T2": [float(x) for x in self.variance.T2],
         }
+
+
+def _percent_text(pct: float) -> str:
+    """``.2f``, or ``.3g`` for a percentage too large to print in full (a tiny alpha)."""
+    return f"{pct:.2f}" if abs(pct) < 1e6 else f"{pct:.3g}"
+
+
+def _representable(value: float, scaled: float) -> bool:
+    """Whether a variance in data units is the float it should be: not an overflow to
+    inf, nor a non-zero value underflowed to 0 or to a subnormal with lost digits."""
+    if scaled == 0.0:
+        return True
+    return math.isfinite(value) and abs(value) >= sys.float_info.min
+
+
+def _variance_json(vc: VarianceComponents) -> dict:
+    """``vc.as_dict()`` with the variances that are not floats as None."""
+    out = {}
+    for k, (level, values) in enumerate(vc.as_dict().items()):
+        row = {key: num(v) for key, v in values.items()}
+        for key, scaled in (("S2", vc.S2_scaled[k]), ("T2", vc.T2_scaled[k])):
+            if not _representable(values[key], scaled):
+                row[key] = None
+        out[level] = row
+    return out
+
+
+def _variance_text(value: float, scaled: float, exponent: int) -> str:
+    """A variance for the table (``.6g``), written from ``scaled * 4**exponent`` when
+    that is beyond the floats (it overflowed to inf or underflowed to 0)."""
+    if _representable(value, scaled):
+        return format(float(value), ".6g")
+    # log10 of |scaled| * 2**(2 e), split into a mantissa and a decimal exponent
+    log10 = math.log10(abs(scaled)) + 2 * exponent * math.log10(2.0)
+    power = math.floor(log10)
+    mantissa = math.copysign(10.0 ** (log10 - power), scaled)
+    if abs(mantissa) >= 9.999995:  # rounds up to 10 at six digits
+        mantissa, power = mantissa / 10.0, power + 1
+    return f"{mantissa:.6g}e{power:+03d}"
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import stat
 import warnings
 import zlib
 from collections import Counter
@@ -32,9 +33,11 @@ __all__ = [
     "where_text",
     "need",
     "mapping",
+    "shown",
     "number",
     "numbers",
     "check_file",
+    "os_reason",
     "is_gzip",
     "open_text",
     "read_bytes",
@@ -44,6 +47,7 @@ __all__ = [
     "truncation_note",
     "design_from_ragged",
     "check_positive",
+    "subnormal_problem",
     "trim",
     "finish",
 ]
@@ -98,13 +102,21 @@ def mapping(x, source, what: str) -> dict:
 _PLAIN_NUMBERS = {int, float}
 
 
+def shown(x) -> str:
+    """A short description of a JSON value for a message (never a deep walk of it)."""
+    if isinstance(x, (list, dict)):
+        return "a list" if isinstance(x, list) else "an object"
+    return json.dumps(x)[:40]
+
+
 def number(x, source, benchmark, where: str) -> float:
     """A finite float from a JSON value, or an InputError naming where it sits."""
     if isinstance(x, bool) or not isinstance(x, (int, float)):
-        raise InputError(
-            source, f"{prefix(benchmark)}{where} holds {json.dumps(x)[:40]}, not a number"
-        )
-    v = float(x)
+        raise InputError(source, f"{prefix(benchmark)}{where} holds {shown(x)}, not a number")
+    try:
+        v = float(x)
+    except OverflowError:  # an integer beyond the range of a double
+        v = math.inf
     if not math.isfinite(v):
         raise InputError(source, f"{prefix(benchmark)}{where} holds a NaN or infinite value")
     return v
@@ -118,17 +130,31 @@ def numbers(seq, source, benchmark, where: str) -> list[float]:
             f"{prefix(benchmark)}{where} should be a list of numbers, got {type(seq).__name__}",
         )
     # the usual case, checked at C speed: JSON numbers only (bool is not int here), finite
-    if set(map(type, seq)) <= _PLAIN_NUMBERS and all(map(math.isfinite, seq)):
-        return list(map(float, seq))
+    if set(map(type, seq)) <= _PLAIN_NUMBERS:
+        try:
+            if all(map(math.isfinite, seq)):
+                return list(map(float, seq))
+        except OverflowError:  # an integer beyond the range of a double: named below
+            pass
     return [number(x, source, benchmark, f"{where}, value {k}") for k, x in enumerate(seq, 1)]
 
 
 # -- files ------------------------------------------------------------------------------
+def os_reason(exc: OSError) -> str:
+    """The operating system's reason for a failed file operation, for a message."""
+    text = exc.strerror or str(exc) or type(exc).__name__
+    return text[:1].lower() + text[1:]
+
+
 def check_file(p: Path) -> None:
-    """InputError unless ``p`` is an existing file."""
-    if not p.exists():
-        raise InputError(p, "no such file")
-    if p.is_dir():
+    """InputError unless ``p`` is an existing file that can be looked at."""
+    try:
+        st = p.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        raise InputError(p, "no such file") from None
+    except OSError as exc:  # a name too long, a symlink loop, no permission ...
+        raise InputError(p, f"cannot read: {os_reason(exc)}") from None
+    if stat.S_ISDIR(st.st_mode):
         raise InputError(p, "is a directory, not a file")
 
 
@@ -139,32 +165,59 @@ def is_gzip(p: Path) -> bool:
 
 
 def open_text(p: Path):
-    """Open a UTF-8 text file for reading, decompressing it if it is gzip."""
+    """Open a UTF-8 text file (a byte-order mark is skipped) for reading, decompressing
+    it if it is gzip."""
     if is_gzip(p):
-        return gzip.open(p, "rt", encoding="utf-8")
-    return open(p, encoding="utf-8")
+        return gzip.open(p, "rt", encoding="utf-8-sig")
+    return open(p, encoding="utf-8-sig")
 
 
 def parse_json(raw: bytes, p: Path):
-    """The JSON document held by ``raw``, the bytes of file ``p`` (gzip or not)."""
-    try:
-        if raw[:2] == b"\x1f\x8b":
+    """The JSON document held by ``raw``, the bytes of file ``p`` (gzip or not).
+
+    A UTF-8 byte-order mark is accepted, as it is in a CSV file. Every failure is an
+    :class:`~esize.InputError` naming the file: corrupt gzip data, text that is not
+    UTF-8, an empty file, invalid JSON, or nesting too deep to parse.
+    """
+    if raw[:2] == b"\x1f\x8b":
+        try:
             raw = gzip.decompress(raw)
-        return json.loads(raw.decode("utf-8"))
-    except (OSError, EOFError, zlib.error) as exc:
-        raise InputError(p, f"cannot read: {exc}") from None
-    except UnicodeDecodeError:
-        raise InputError(p, "cannot read: not UTF-8 text") from None
+        except (OSError, EOFError, zlib.error) as exc:
+            detail = " ".join(str(exc).split())
+            raise InputError(
+                p, f"cannot read: corrupt or truncated gzip data ({detail})"
+            ) from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            p, f"cannot read: not UTF-8 text (byte {exc.start + 1} of the file)"
+        ) from None
+    if not text.strip():
+        raise InputError(p, "cannot read: the file is empty")
+    try:
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(p, f"not valid JSON ({exc.msg}, line {exc.lineno})") from None
+    except ValueError:  # an integer literal of thousands of digits, beyond Python's limit
+        raise InputError(
+            p, "cannot read: the JSON holds an integer of thousands of digits"
+        ) from None
+    except RecursionError:
+        raise InputError(
+            p, "cannot read: the JSON is nested too deeply (lists or objects inside each "
+            "other more than a few hundred levels)"
+        ) from None
 
 
 def read_bytes(p: Path) -> bytes:
     """The bytes of file ``p``, or an InputError."""
     try:
         return p.read_bytes()
+    except IsADirectoryError:
+        raise InputError(p, "is a directory, not a file") from None
     except OSError as exc:
-        raise InputError(p, f"cannot read: {exc}") from None
+        raise InputError(p, f"cannot read: {os_reason(exc)}") from None
 
 
 # -- ragged nested data -> balanced design ------------------------------------------------
@@ -290,19 +343,51 @@ def design_from_ragged(
 
 
 # -- after balancing ----------------------------------------------------------------------
+def subnormal_problem(values: np.ndarray) -> tuple[int, str] | None:
+    """The first value below the smallest normal double, and what to do; or None.
+
+    ``values`` are positive and finite. A value below about 2.2e-308 is stored with
+    fewer significant digits than the others (1e-320 keeps about three): it lost
+    precision when it was read, and computing with it would give numbers that look
+    exact but are not. Another unit cures it.
+
+    Returns
+    -------
+    (int, str) or None
+        Flat index of the first such value and the message.
+    """
+    tiny = np.finfo(np.float64).tiny
+    small = np.flatnonzero(values.ravel() < tiny)
+    if not small.size:
+        return None
+    return int(small[0]), (
+        f"{small.size} value(s) below {tiny:.3g}, the smallest normal double, which "
+        "cannot be computed with in full precision; record the values in a smaller "
+        "unit (larger numbers)"
+    )
+
+
 def check_positive(design: Design, source, benchmark, value_name: str = "value") -> None:
-    """InputError naming the first non-positive measurement, if there is one."""
-    bad = np.flatnonzero(design.data.ravel() <= 0)
-    if bad.size:
-        idx = np.unravel_index(int(bad[0]), design.shape)
+    """InputError naming the first non-positive measurement, or the first one too small
+    to compute with (:func:`subnormal_problem`), if there is one."""
+
+    def at(k: int) -> str:
+        idx = np.unravel_index(k, design.shape)
         where = where_text(design.levels[:-1], [int(i) + 1 for i in idx[:-1]])
         first = f"{design.levels[-1]} {int(idx[-1]) + 1}"
-        at = f" (first at {where}, {first})" if where else f" (first at {first})"
+        return f"first at {where}, {first}" if where else f"first at {first}"
+
+    bad = np.flatnonzero(design.data.ravel() <= 0)
+    if bad.size:
         raise InputError(
             source,
-            f"{prefix(benchmark)}{bad.size} non-positive {plural(value_name, bad.size)}{at}; "
-            "times and rates must be positive",
+            f"{prefix(benchmark)}{bad.size} non-positive {plural(value_name, bad.size)} "
+            f"({at(int(bad[0]))}); times and rates must be positive",
         )
+    problem = subnormal_problem(design.data)
+    if problem is not None:
+        k, why = problem
+        raise InputError(source, f"{prefix(benchmark)}{why} ({at(k)})")
 
 
 def trim(design: Design, source, benchmark, warmup: int) -> Design:

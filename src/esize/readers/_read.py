@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
@@ -52,8 +53,8 @@ def _looks_like_json(p: Path) -> bool:
     try:
         with open_text(p) as fh:
             head = fh.read(256)
-    except (OSError, UnicodeDecodeError, EOFError):
-        return False
+    except (OSError, UnicodeDecodeError, EOFError, zlib.error):
+        return False  # not JSON text; the table reader says what is wrong with it
     return head.lstrip()[:1] in ("{", "[")
 
 

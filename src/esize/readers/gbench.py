@@ -2,7 +2,10 @@
 
 Every repetition of a benchmark is one unit (one level, ``repetition``); aggregate
 rows (mean, median, stddev, cv, BigO, RMS) are ignored, and benchmarks the harness
-reports as failed are skipped with an :class:`~esize.EsizeWarning`.
+reports as failed (``"error_occurred": true``) or that skipped themselves
+(``"skipped": true``, ``SkipWithMessage``) are left out with an
+:class:`~esize.EsizeWarning`; either flag not being a JSON boolean is an error rather
+than a guess.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from __future__ import annotations
 import warnings
 
 from .._errors import EsizeWarning, InputError
-from ._common import need, number, prefix
+from ._common import need, number, prefix, shown
 from .units import unit_info
 
 FORMAT = "gbench"
@@ -45,7 +48,8 @@ def parse(doc, source, gbench_time: str = "real_time") -> dict:
     Warns
     -----
     EsizeWarning
-        For every benchmark skipped because the harness reported an error.
+        For every benchmark left out because the harness reported an error or the
+        benchmark skipped itself.
     """
     if gbench_time not in TIMES:
         raise InputError(source, f"--gbench-time must be one of {TIMES}")
@@ -63,8 +67,19 @@ def parse(doc, source, gbench_time: str = "real_time") -> dict:
         if _is_aggregate(e):
             aggregates += 1
             continue
-        if e.get("error_occurred"):
-            failed[name] = str(e.get("error_message", "no message"))
+        for flag in ("error_occurred", "skipped"):
+            v = e.get(flag, False)
+            need(
+                isinstance(v, bool),
+                source,
+                f"{prefix(name)}entry #{k} has '{flag}': {shown(v)}; "
+                "Google Benchmark writes true or false",
+            )
+        if e.get("error_occurred", False):
+            failed[name] = f"the harness reported an error ({e.get('error_message', 'no message')})"
+            continue
+        if e.get("skipped", False):
+            failed[name] = f"the benchmark skipped itself ({e.get('skip_message', 'no message')})"
             continue
         need(gbench_time in e, source, f"{prefix(name)}repetition without '{gbench_time}'")
         v = number(e[gbench_time], source, name, f"'{gbench_time}' of entry #{k}")
@@ -77,7 +92,7 @@ def parse(doc, source, gbench_time: str = "real_time") -> dict:
         groups.setdefault(name, []).append(v)
     for name, msg in failed.items():
         warnings.warn(
-            f"{source}: {prefix(name)}skipped: the harness reported an error ({msg})",
+            f"{source}: {prefix(name)}skipped: {msg}",
             EsizeWarning,
             stacklevel=2,
         )

@@ -1,7 +1,9 @@
 """pyperf and pyperformance result files (``-o file.json``, optionally gzip-compressed).
 
 Each run is one worker process; its ``values`` are the measurements, its ``warmups``
-are ignored, and runs without values (calibration runs) are skipped. Levels:
+are ignored, and calibration runs -- warm-ups and no ``values`` key (or an empty
+list), as pyperf writes them -- are skipped. Any other ``values`` that is not a list
+of numbers (``false``, ``0``, ``{}``, ``null``) is an error, not a calibration run. Levels:
 ``process > value``. Format versions 1.0, 6 and 5 (``samples``,
 ``common_metadata``) are read, suites as well as single benchmarks.
 """
@@ -9,7 +11,7 @@ are ignored, and runs without values (calibration runs) are skipped. Levels:
 from __future__ import annotations
 
 from .._errors import InputError
-from ._common import mapping, need, numbers, prefix
+from ._common import mapping, need, numbers, prefix, shown
 from .units import unit_info
 
 FORMAT = "pyperf"
@@ -70,9 +72,21 @@ def _processes(runs, source, name) -> list[list[float]]:
     units = []
     for r, run in enumerate(runs, 1):
         need(isinstance(run, dict), source, f"{prefix(name)}run {r} is not a JSON object")
-        vals = run.get("values", run.get("samples"))
-        if not vals:  # calibration run: warm-ups only
+        key = "values" if "values" in run or "samples" not in run else "samples"
+        vals = run.get(key)
+        if key not in run or (isinstance(vals, list) and not vals):
+            # a calibration run: pyperf writes its warm-ups and no values
+            need(
+                isinstance(run.get("warmups"), list) and len(run["warmups"]) > 0,
+                source,
+                f"{prefix(name)}run {r} has neither values nor warm-ups",
+            )
             continue
+        need(
+            isinstance(vals, list),
+            source,
+            f"{prefix(name)}run {r}: '{key}' holds {shown(vals)}, not a list of numbers",
+        )
         units.append(numbers(vals, source, name, f"run {r}"))
     if not units:
         raise InputError(

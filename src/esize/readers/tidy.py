@@ -5,19 +5,30 @@ unit labels and a column of measured values (``time``); the rows of one
 lowest-level group, in table order, are its measurements. Optionally a column
 (``benchmark_column``) splits the table into several benchmarks. CSV is read with
 the standard library (gzip, bzip2 and xz compression recognised by their magic
-numbers), Parquet with pyarrow (the ``parquet`` extra). The design is built by the
-same routine as :func:`esize.from_tidy`.
+numbers; a UTF-8 byte-order mark is skipped), Parquet with pyarrow (the ``parquet``
+extra). Files named ``*.tsv`` are tab-separated, as is any other CSV file whose
+header line holds tabs and no comma. The design is built by the same routine as
+:func:`esize.from_tidy`.
+
+Every problem is an :class:`~esize.InputError` naming the file and, for a bad cell,
+the column and the row (its line in a CSV file): a value that is empty, not a number
+(a date, say), NaN, infinite, not positive, or too small to compute with (below the
+smallest normal double), and a grouping label that is missing.
 """
 
 from __future__ import annotations
 
 import bz2
 import csv
+import datetime as dt
 import gzip
+import itertools
 import lzma
 import os
+import re
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+import zlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -27,8 +38,10 @@ from .._errors import DesignError, EsizeWarning, InputError
 from ._common import (
     Benchmark,
     check_file,
+    os_reason,
     prefix,
     size_histogram,
+    subnormal_problem,
     trim,
     truncation_note,
 )
@@ -56,7 +69,11 @@ PARQUET_SUFFIXES = (".parquet", ".pq", ".parq")
 #: File name endings of tables (also with ``.gz``, ``.bz2``, ``.xz`` after them).
 SUFFIXES = (".csv", ".tsv", ".txt", *PARQUET_SUFFIXES)
 _COMPRESSED = (".gz", ".bz2", ".xz")
-_MAGIC = ((b"\x1f\x8b", gzip.open), (b"BZh", bz2.open), (b"\xfd7zXZ\x00", lzma.open))
+_MAGIC = (
+    (b"\x1f\x8b", gzip.open, "gzip"),
+    (b"BZh", bz2.open, "bzip2"),
+    (b"\xfd7zXZ\x00", lzma.open, "xz"),
+)
 
 Table = dict  # column name -> 1-D numpy array
 
@@ -89,31 +106,77 @@ def read_table(path: str | os.PathLike) -> Table:
     InputError
         Missing, empty or malformed file, or Parquet without pyarrow.
     """
-    p = Path(path)
+    return _load(Path(path))[0]
+
+
+def _load(p: Path) -> tuple[Table, Callable[[int], str]]:
+    """The table of file ``p`` and how to name its data row ``k`` (0-based) in a
+    message: its line for a CSV file, its number for Parquet."""
     check_file(p)
     if p.suffix.lower() in PARQUET_SUFFIXES:
-        return _read_parquet(p)
-    return _read_csv(p)
+        return _read_parquet(p), lambda k: f"row {k + 1}"
+    table, delimiter = _read_csv(p)
+    return table, _CsvLines(p, delimiter)
 
 
-def _opener(p: Path):
-    with open(p, "rb") as fh:
-        head = fh.read(6)
-    for magic, opener in _MAGIC:
-        if head.startswith(magic):
-            return opener
-    return open
-
-
-def _read_csv(p: Path) -> Table:
-    delimiter = "\t" if ".tsv" in (s.lower() for s in p.suffixes) else ","
+def _compression(p: Path):
+    """``(opener, name)`` of the file's compression, by its magic number."""
     try:
-        with _opener(p)(p, "rt", encoding="utf-8-sig", newline="") as fh:
-            rows = [r for r in csv.reader(fh, delimiter=delimiter) if r and r != [""]]
+        with open(p, "rb") as fh:
+            head = fh.read(6)
+    except OSError as exc:
+        raise InputError(p, f"cannot read: {os_reason(exc)}") from None
+    for magic, opener, name in _MAGIC:
+        if head.startswith(magic):
+            return opener, name
+    return open, ""
+
+
+def _delimiter(p: Path, header_line: str) -> str:
+    """Tab for ``*.tsv`` files and for a header with tabs and no comma, else comma."""
+    if ".tsv" in (s.lower() for s in p.suffixes):
+        return "\t"
+    if "\t" in header_line and "," not in header_line:
+        return "\t"
+    return ","
+
+
+def _csv_rows(p: Path, consume: Callable) -> tuple[object, str]:
+    """Open ``p`` as CSV text and return ``consume(reader), delimiter``.
+
+    Failures of the file itself (unreadable, corrupt compression, not UTF-8) become
+    :class:`~esize.InputError`; :class:`csv.Error` is left to the caller.
+    """
+    opener, kind = _compression(p)
+    try:
+        with opener(p, "rt", encoding="utf-8-sig", newline="") as fh:
+            first = fh.readline()
+            delimiter = _delimiter(p, first)
+            reader = csv.reader(itertools.chain([first], fh), delimiter=delimiter, strict=True)
+            return consume(reader), delimiter
     except UnicodeDecodeError:
         raise InputError(p, "cannot read: not UTF-8 text") from None
-    except (OSError, EOFError, csv.Error, lzma.LZMAError) as exc:
-        raise InputError(p, f"cannot read: {' '.join(str(exc).split())}") from None
+    except (OSError, EOFError, zlib.error, lzma.LZMAError) as exc:
+        if kind:
+            detail = " ".join(str(exc).split())
+            raise InputError(p, f"cannot read: corrupt or truncated {kind} data ({detail})") from None
+        raise InputError(p, f"cannot read: {os_reason(exc)}") from None
+
+
+def _read_csv(p: Path) -> tuple[Table, str]:
+    """The columns of a CSV file (cells as text) and its delimiter."""
+    state = {}
+
+    def consume(reader):
+        state["reader"] = reader
+        return [r for r in reader if r and r != [""]]  # blank lines are skipped
+
+    try:
+        rows, delimiter = _csv_rows(p, consume)
+    except csv.Error as exc:
+        reader = state["reader"]
+        problem = _csv_problem(p, exc, reader.line_num, reader.dialect.delimiter)
+        raise InputError(p, f"cannot read: {problem}") from None
     if not rows:
         raise InputError(p, "cannot read: the file is empty")
     header, body = rows[0], rows[1:]
@@ -123,14 +186,86 @@ def _read_csv(p: Path) -> Table:
     width = np.fromiter(map(len, body), np.int64, len(body))
     if np.any(width > len(header)):
         k = int(np.flatnonzero(width > len(header))[0])
+        line = _CsvLines(p, delimiter)(k)
         raise InputError(
-            p, f"cannot read: data row {k + 1} has {width[k]} fields, the header {len(header)}"
+            p,
+            f"cannot read: {line} has {width[k]} fields, expected at most {len(header)} "
+            f"(the columns of the header{_quote_hint(delimiter)})",
         )
     if np.any(width < len(header)):  # short rows: missing trailing cells
         body = [r + [""] * (len(header) - len(r)) for r in body]
     if not body:
-        return {name: np.array([], dtype=str) for name in header}
-    return {name: np.array(col) for name, col in zip(header, zip(*body))}
+        return {name: np.array([], dtype=str) for name in header}, delimiter
+    return {name: np.array(col) for name, col in zip(header, zip(*body))}, delimiter
+
+
+def _quote_hint(delimiter: str) -> str:
+    return "; a value with a ',' must be quoted" if delimiter == "," else ""
+
+
+def _record_starts(p: Path, delimiter: str) -> tuple[list[int], int | None]:
+    """Line numbers where the records of a CSV file start (the header first), and the
+    line where the record that could not be parsed starts (None if all parse).
+
+    Only called to word a message, so the file is read a second time."""
+
+    def consume(reader):
+        starts, previous = [], 0
+        try:
+            for row in reader:
+                if row and row != [""]:  # as _read_csv: blank lines are no records
+                    starts.append(previous + 1)
+                previous = reader.line_num
+        except csv.Error:
+            return starts, previous + 1
+        return starts, None
+
+    return _csv_rows(p, consume)[0]
+
+
+def _line_text(p: Path, n: int) -> str:
+    """Line ``n`` (1-based) of a text file, for a message."""
+    opener, _ = _compression(p)
+    with opener(p, "rt", encoding="utf-8-sig", newline="", errors="replace") as fh:
+        return next(itertools.islice(fh, n - 1, None), "")
+
+
+class _CsvLines:
+    """Names data row ``k`` (0-based, the header not counted) of a CSV file by its line,
+    finding the lines only when a message needs them."""
+
+    def __init__(self, p: Path, delimiter: str):
+        self.p, self.delimiter, self.starts = p, delimiter, None
+
+    def __call__(self, k: int) -> str:
+        if self.starts is None:
+            self.starts = _record_starts(self.p, self.delimiter)[0]
+        if k + 1 < len(self.starts):
+            return f"line {self.starts[k + 1]}"
+        return f"data row {k + 1}"
+
+
+def _csv_problem(p: Path, exc: csv.Error, line: int, delimiter: str) -> str:
+    """A :class:`csv.Error` said in terms of the file: where, and what was expected."""
+    msg = " ".join(str(exc).split())
+    sep = "a tab" if delimiter == "\t" else repr(delimiter)
+    if "unexpected end of data" in msg or "field larger than field limit" in msg:
+        start = _record_starts(p, delimiter)[1] or line
+        if "unexpected end of data" in msg or '"' in _line_text(p, start):
+            return (
+                f"a quoted field on line {start} is never closed (a '\"' is missing), "
+                "so the rest of the file would be one field"
+            )
+        return (
+            f"line {line} holds a field longer than {csv.field_size_limit()} characters; "
+            "this is not a tidy table"
+        )
+    if "expected after" in msg:
+        return (
+            f"line {line}: text after the closing quote of a field "
+            f"(expected {sep} or the end of the line)"
+        )
+    return f"line {line} is not valid CSV ({msg})"
 
 
 def _read_parquet(p: Path) -> Table:
@@ -140,11 +275,14 @@ def _read_parquet(p: Path) -> Table:
         raise InputError(
             p, "reading Parquet needs pyarrow: pip install 'esize[parquet]'"
         ) from None
+    _compression(p)  # an unreadable file is said so, not blamed on its format
     try:
         table = pq.read_table(p)
     except Exception as exc:  # pyarrow raises several types for malformed files
         msg = " ".join(str(exc).split()) or type(exc).__name__
-        raise InputError(p, f"cannot read: {msg}") from None
+        msg = re.sub(r"^Could not open Parquet input source '.*?':\s*", "", msg)
+        msg = msg.replace(str(p), "the file")
+        raise InputError(p, f"cannot read: not a valid Parquet file ({msg})") from None
     return {name: _arrow_column(table.column(name)) for name in table.column_names}
 
 
@@ -165,13 +303,17 @@ def _text(column) -> np.ndarray:
     return arr if arr.dtype.kind == "U" else arr.astype(str)
 
 
-def _rows(table: Mapping, mask: np.ndarray) -> Table:
-    return {name: np.asarray(col)[mask] for name, col in table.items()}
+def _n_rows(table: Mapping) -> int:
+    return len(next(iter(table.values()))) if table else 0
 
 
-def apply_where(table: Mapping, where: Iterable[str], source) -> Table:
-    """Keep the rows where every ``COL=VALUE`` condition holds (compared as text)."""
-    table = dict(table)
+def _rows(table: Mapping, index: np.ndarray) -> Table:
+    return {name: np.asarray(col)[index] for name, col in table.items()}
+
+
+def _where_rows(table: Mapping, where: Iterable[str], source) -> np.ndarray:
+    """Indices of the rows where every ``COL=VALUE`` condition holds (compared as text)."""
+    keep = np.ones(_n_rows(table), dtype=bool)
     for cond in where:
         if "=" not in cond:
             raise InputError(source, f"--where {cond!r} is not of the form COL=VALUE")
@@ -181,27 +323,150 @@ def apply_where(table: Mapping, where: Iterable[str], source) -> Table:
             raise InputError(
                 source, f"--where names unknown column {col!r}; columns are {_columns(table)}"
             )
-        table = _rows(table, _text(table[col]) == value)
-        if table[col].size == 0:
+        keep &= _text(table[col]) == value
+        if not keep.any():
             raise InputError(source, f"no rows left after --where {cond}")
-    return table
+    return np.flatnonzero(keep)
 
 
-def _split(table: Table, column: str | None, levels: Sequence[str], source) -> list:
-    """``[(name, rows)]`` in order of first appearance, or ``[(None, table)]``."""
+def apply_where(table: Mapping, where: Iterable[str], source) -> Table:
+    """Keep the rows where every ``COL=VALUE`` condition holds (compared as text)."""
+    return _rows(table, _where_rows(table, where, source))
+
+
+def _split(table: Mapping, rows: np.ndarray, column: str | None, row_name, source) -> list:
+    """``[(name, row indices)]`` in order of first appearance, or ``[(None, rows)]``."""
     if column is None:
-        return [(None, table)]
-    if column not in table:
+        return [(None, rows)]
+    keys = np.asarray(table[column])[rows]
+    missing = np.flatnonzero(missing_labels(keys))
+    if missing.size:
         raise InputError(
-            source, f"no benchmark column {column!r}; columns are {_columns(table)}"
+            source,
+            f"benchmark column {column!r} has missing names ({row_name(int(rows[missing[0]]))} "
+            "is empty)",
         )
-    if missing_labels(np.asarray(table[column])).any():
-        raise InputError(source, f"benchmark column {column!r} has missing names")
-    if column in levels:
-        raise InputError(source, f"the benchmark column {column!r} is also a --levels column")
-    names = _text(table[column])
+    names = _text(keys)
     distinct, first = np.unique(names, return_index=True)
-    return [(str(n), _rows(table, names == n)) for n in distinct[np.argsort(first)]]
+    return [(str(n), rows[names == n]) for n in distinct[np.argsort(first)]]
+
+
+# -- checking the cells --------------------------------------------------------------------
+_DAY_FIRST = re.compile(r"\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|\d{4}/\d{1,2}/\d{1,2}")
+
+
+def _is_date(text: str) -> bool:
+    """Whether text that is not a number reads as a date, a time of day or both."""
+    t = text.strip()
+    if not t:
+        return False
+    for parse in (dt.datetime.fromisoformat, dt.time.fromisoformat):
+        try:
+            parse(t.replace("Z", "+00:00") if t.endswith("Z") else t)
+        except ValueError:
+            continue
+        return True
+    return bool(_DAY_FIRST.fullmatch(t.split()[0]))
+
+
+def _to_float(x) -> float | None:
+    """A cell as a float, or None when it is not a number (booleans are not)."""
+    if isinstance(x, (bool, np.bool_)) or x is None:
+        return None
+    try:
+        return float(x)
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
+def _cell(column: np.ndarray, k: int) -> str:
+    """The text of a cell, as a plain string (also for numpy scalars)."""
+    return str(column[k].item() if isinstance(column[k], np.generic) else column[k])
+
+
+def _measurements(column, rows: np.ndarray, value: str, source, name, row_name) -> np.ndarray:
+    """The value column of ``rows`` as positive finite floats, or an InputError naming
+    the column and the row of the first bad cell.
+
+    Every row is checked, whether or not balancing keeps it: a bad cell means a bad
+    file. The checks, in order: the cells are numbers (not empty, not a date, not
+    NaN or infinite), they are positive, and none is below the smallest normal
+    double (:func:`~esize.readers._common.subnormal_problem`).
+    """
+    col = np.asarray(column)[rows]
+    head = f"{prefix(name)}column {value!r}"
+    kind = col.dtype.kind
+    if kind == "M":
+        raise InputError(
+            source, f"{head} holds timestamps (a date-time type), not measured times or rates"
+        )
+    if kind == "m":
+        raise InputError(
+            source, f"{head} holds durations (a time-delta type); store them as numbers in "
+            "one unit"
+        )
+    if kind == "b":
+        raise InputError(source, f"{head} holds true/false values, not measurements")
+    unparsed = None
+    try:
+        if kind not in "iufUS":  # Python objects: a True is not a 1
+            raise TypeError
+        vals = col.astype(np.float64)
+    except (TypeError, ValueError, OverflowError):  # some cell is not a number: which
+        conv = np.frompyfunc(_to_float, 1, 1)(col)
+        unparsed = np.equal(conv, None).astype(bool)
+        vals = np.where(unparsed, np.nan, conv).astype(np.float64)
+    bad = np.flatnonzero(~np.isfinite(vals))
+    if bad.size:
+        raise InputError(source, head + _bad_cell(col, vals, unparsed, bad, rows, row_name))
+    low = np.flatnonzero(vals <= 0)
+    if low.size:
+        k = int(low[0])
+        raise InputError(
+            source,
+            f"{head} has {low.size} non-positive value(s) (the first, {row_name(int(rows[k]))}, "
+            f"holds {_cell(col, k)!r}); times and rates must be positive",
+        )
+    problem = subnormal_problem(vals)
+    if problem is not None:
+        k, why = problem
+        raise InputError(
+            source, f"{head}: {why} (the first, {row_name(int(rows[k]))}, holds {_cell(col, k)!r})"
+        )
+    return vals
+
+
+def _bad_cell(col, vals, unparsed, bad, rows, row_name) -> str:
+    """The end of the message about the first cell that is not a finite number."""
+    k = int(bad[0])
+    where, text, x = row_name(int(rows[k])), _cell(col, k), col[k]
+    more = f" ({bad.size} cells of the column are not numbers)" if bad.size > 1 else ""
+    if x is None or (isinstance(x, str) and not x.strip()):
+        return f" has a missing value: {where} is empty{more}"
+    if unparsed is not None and unparsed[k]:
+        if isinstance(x, str) and _is_date(x) or isinstance(x, (dt.date, dt.time)):
+            return f" holds dates or times, not measurements: {where} holds {text!r}{more}"
+        return f" has a non-numeric value: {where} holds {text!r}{more}"
+    if np.isnan(vals[k]):
+        what = "NaN (not-a-number)" if isinstance(x, str) else "missing or NaN"
+        return f" has a {what} value: {where}{more}"
+    return f" has an infinite value: {where} holds {text!r}{more}"
+
+
+def _labels(table: Mapping, rows: np.ndarray, levels, source, name, row_name) -> dict:
+    """The grouping columns of ``rows``, or an InputError naming the first missing label."""
+    out = {}
+    for col in levels:
+        keys = np.asarray(table[col])[rows]
+        missing = np.flatnonzero(missing_labels(keys))
+        if missing.size:
+            raise InputError(
+                source,
+                f"{prefix(name)}grouping column {col!r} has missing labels "
+                f"({row_name(int(rows[missing[0]]))} is empty)",
+            )
+        out[col] = keys
+    return out
 
 
 # -- designs -------------------------------------------------------------------------------
@@ -235,6 +500,38 @@ def _design(rows: Table, levels, value, balance, source, name):
     return design
 
 
+def _check_names(table: Mapping, levels: list[str], value, benchmark_column, source) -> None:
+    """InputError for column names that are empty, clash, or are not in the table."""
+    if not isinstance(value, str) or not value.strip():
+        raise InputError(source, f"the value column's name is empty ({value!r}); name it with --value")
+    if any(not c.strip() for c in levels):
+        raise InputError(source, f"a --levels column's name is empty ({levels})")
+    if value in levels:
+        raise InputError(source, f"the value column {value!r} is also a --levels column")
+    if benchmark_column is not None:
+        if not str(benchmark_column).strip():
+            raise InputError(source, "the benchmark column's name is empty")
+        if benchmark_column in levels:
+            raise InputError(
+                source, f"the benchmark column {benchmark_column!r} is also a --levels column"
+            )
+        if benchmark_column == value:
+            raise InputError(
+                source, f"the benchmark column {benchmark_column!r} is also the value column"
+            )
+        if benchmark_column not in table:
+            raise InputError(
+                source, f"no benchmark column {benchmark_column!r}; columns are {_columns(table)}"
+            )
+    missing = [c for c in [*levels, value] if c not in table]
+    if missing:
+        raise InputError(
+            source,
+            f"missing column(s) {', '.join(repr(c) for c in missing)}; columns are "
+            f"{_columns(table)}",
+        )
+
+
 def parse(
     table: Mapping,
     source,
@@ -244,27 +541,47 @@ def parse(
     where: Iterable[str] = (),
     benchmark_column: str | None = None,
     balance: str | None = None,
+    row_name: Callable[[int], str] | None = None,
 ) -> dict:
     """``{name: (Design, UnitInfo)}`` of a table already read (see :func:`read`).
 
     The table's counterpart of the harness modules' ``parse``: rows filtered by
     ``where``, split by ``benchmark_column`` (one unnamed benchmark, key None,
-    without it), each part balanced by the routine of :func:`esize.from_tidy`.
-    Tables carry no unit (an empty :class:`~esize.readers.UnitInfo`).
+    without it), the cells of every part checked, then each part balanced by the
+    routine of :func:`esize.from_tidy`. Tables carry no unit (an empty
+    :class:`~esize.readers.UnitInfo`).
+
+    Parameters
+    ----------
+    table : mapping
+        Column name -> 1-D array, all of one length.
+    source : str
+        The file, named in errors.
+    levels, value, where, benchmark_column, balance
+        As :func:`esize.readers.read_benchmarks`.
+    row_name : callable, optional
+        Names row ``k`` (0-based) in messages; default ``"data row k+1"``.
+        :func:`read` passes the line of a CSV file.
+
+    Raises
+    ------
+    InputError
+        A column missing or misnamed, a bad cell (naming its column and row), or
+        a design that does not balance.
     """
+    row_name = row_name or (lambda k: f"data row {k + 1}")
+    table = {c: np.asarray(table[c]) for c in table}  # also a pandas.DataFrame
     levels = [str(c) for c in levels]
-    table = apply_where(table, where, source)
+    _check_names(table, levels, value, benchmark_column, source)
+    if _n_rows(table) == 0:
+        raise InputError(source, "no rows: the table holds a header only")
+    rows = _where_rows(table, where, source)
     out: dict = {}
-    for name, rows in _split(table, benchmark_column, levels, source):
-        design = _design(rows, levels, value, balance, source, name)
-        bad = int(np.count_nonzero(design.data <= 0))
-        if bad:
-            raise InputError(
-                source,
-                f"{prefix(name)}column {value!r} has {bad} non-positive value(s); "
-                "times must be positive",
-            )
-        out[name] = (design, UnitInfo())
+    for name, part in _split(table, rows, benchmark_column, row_name, source):
+        vals = _measurements(table[value], part, value, source, name, row_name)
+        cells = _labels(table, part, levels, source, name, row_name)
+        cells[value] = vals
+        out[name] = (_design(cells, levels, value, balance, source, name), UnitInfo())
     return out
 
 
@@ -280,14 +597,16 @@ def read(
 ) -> dict:
     """``{name: Benchmark}`` of a tidy file; see :func:`esize.readers.read_benchmarks`."""
     source = str(path)
+    table, row_name = _load(Path(path))
     parsed = parse(
-        read_table(path),
+        table,
         source,
         levels=levels,
         value=value,
         where=where,
         benchmark_column=benchmark_column,
         balance=balance,
+        row_name=row_name,
     )
     return {
         name: Benchmark(trim(design, source, name, warmup), unit)
