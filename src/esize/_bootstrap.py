@@ -970,19 +970,32 @@ def geometric_mean_ratio_ci(
         tasks += _pair_tasks(yo, yn, sch, ss)
     means = _run_systems(tasks, n, batch, progress, workers)
 
-    intervals, estimates = [], []
+    # Work with logarithms of the means, never with ratios that could leave the
+    # floating-point range (two files in very different units).
+    label = [str(x) for x in names] if names is not None else [str(j) for j in range(k)]
+    logs, log_est, intervals = [], [], []
     for j, (yo, yn, sch) in enumerate(arrays):
-        iv = _result(yn.mean() / yo.mean(), means[2 * j + 1] / means[2 * j], alpha, sch, n)
+        m_old, m_new = means[2 * j], means[2 * j + 1]
+        if min(yo.mean(), yn.mean(), m_old.min(), m_new.min()) <= 0:
+            raise EsizeError(
+                f"benchmark {label[j]}: the geometric mean needs positive means "
+                "(positive measurements)"
+            )
+        log_r = np.log(m_new) - np.log(m_old)
+        log_e = math.log(yn.mean()) - math.log(yo.mean())
+        if not (np.all(np.abs(log_r) < 700) and abs(log_e) < 700):
+            raise EsizeError(
+                f"benchmark {label[j]}: the ratio of means (about e^{log_e:.0f}) is beyond "
+                "the floating-point range; are the two results in the same unit?"
+            )
+        iv = _result(yn.mean() / yo.mean(), m_new / m_old, alpha, sch, n)  # in range
         intervals.append(iv)
-        estimates.append(1.0 / iv.estimate if inv[j] else iv.estimate)
-    ratios = np.stack([iv.bootstrap_distribution for iv in intervals])
-    if np.any(ratios <= 0) or np.any(np.array(estimates) <= 0):
-        raise EsizeError("the geometric mean needs positive ratios (positive measurements)")
-    logs = np.log(ratios)
-    logs[np.array(inv, dtype=bool)] *= -1.0
-    gm_reps = np.exp(logs.mean(axis=0))
+        log_r, log_e = np.log(iv.bootstrap_distribution), math.log(iv.estimate)
+        logs.append(-log_r if inv[j] else log_r)
+        log_est.append(-log_e if inv[j] else log_e)
+    gm_reps = np.exp(np.mean(logs, axis=0))
     lo, hi = percentile_interval(gm_reps, alpha)
-    gm = float(np.exp(np.mean(np.log(estimates))))
+    gm = float(np.exp(np.mean(log_est)))
     companion = None
     if parametric:
         companion = _parametric(pairs, alpha, normal, inv, gm)

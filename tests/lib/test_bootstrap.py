@@ -330,3 +330,12 @@ def test_suite_with_one_top_level_unit_has_an_unbounded_verdict_interval():
     assert not s.parametric.bounded  # ... but no top-level variance can be estimated
     v = s.verdict_interval
     assert not v.bounded and (v.lower, v.upper) == (-np.inf, np.inf) and v.method == "parametric"
+
+
+def test_suite_ratio_beyond_float_range_is_named():
+    # Two results in wildly different units: the ratio of means (about e^-1382) is not
+    # a float; the suite says which benchmark, instead of a misleading positivity error.
+    a = 1e300 * (1 + np.arange(12.0).reshape(4, 3) * 0.01)
+    with pytest.raises(ez.EsizeError, match=r"benchmark x: .*beyond the floating-point range"):
+        ez.geometric_mean_ratio_ci([(a, a / 1e300 / 1e300), (a, a)],
+                                   n_resamples=400, rng=1, names=["x", "y"])
