@@ -334,18 +334,23 @@ def apply_where(table: Mapping, where: Iterable[str], source) -> Table:
     return _rows(table, _where_rows(table, where, source))
 
 
+def _present(table: Mapping, rows: np.ndarray, column: str, problem: str, source,
+             row_name) -> np.ndarray:
+    """Column ``column`` at ``rows``, or an InputError (``problem``, then the first
+    row whose label is empty)."""
+    keys = np.asarray(table[column])[rows]
+    missing = np.flatnonzero(missing_labels(keys))
+    if missing.size:
+        raise InputError(source, f"{problem} ({row_name(int(rows[missing[0]]))} is empty)")
+    return keys
+
+
 def _split(table: Mapping, rows: np.ndarray, column: str | None, row_name, source) -> list:
     """``[(name, row indices)]`` in order of first appearance, or ``[(None, rows)]``."""
     if column is None:
         return [(None, rows)]
-    keys = np.asarray(table[column])[rows]
-    missing = np.flatnonzero(missing_labels(keys))
-    if missing.size:
-        raise InputError(
-            source,
-            f"benchmark column {column!r} has missing names ({row_name(int(rows[missing[0]]))} "
-            "is empty)",
-        )
+    keys = _present(table, rows, column, f"benchmark column {column!r} has missing names",
+                    source, row_name)
     names = _text(keys)
     distinct, first = np.unique(names, return_index=True)
     return [(str(n), rows[names == n]) for n in distinct[np.argsort(first)]]
@@ -457,15 +462,10 @@ def _labels(table: Mapping, rows: np.ndarray, levels, source, name, row_name) ->
     """The grouping columns of ``rows``, or an InputError naming the first missing label."""
     out = {}
     for col in levels:
-        keys = np.asarray(table[col])[rows]
-        missing = np.flatnonzero(missing_labels(keys))
-        if missing.size:
-            raise InputError(
-                source,
-                f"{prefix(name)}grouping column {col!r} has missing labels "
-                f"({row_name(int(rows[missing[0]]))} is empty)",
-            )
-        out[col] = keys
+        out[col] = _present(
+            table, rows, col, f"{prefix(name)}grouping column {col!r} has missing labels",
+            source, row_name,
+        )
     return out
 
 
