@@ -68,6 +68,7 @@ __all__ = [
     "minimum_resamples",
     "check_resamples",
     "parse_scheme",
+    "pair_schemes",
     "resample_means",
     "bootstrap_mean_ci",
     "bootstrap_ratio_ci",
@@ -806,13 +807,41 @@ def bootstrap_mean_ci(
     return _result(y.mean(), means, alpha, scheme, n)
 
 
-def _pair_tasks(yo, yn, scheme, seed):
-    if yo.ndim != yn.ndim:
-        raise EsizeError(
-            f"the two systems have {yo.ndim} and {yn.ndim} levels; they must agree"
-        )
+def pair_schemes(scheme, old_levels: int, new_levels: int) -> tuple[str, str]:
+    """The resampling scheme of each system of a pair.
+
+    ``scheme`` is None (``R`` at every level of each system), one scheme for both
+    (their numbers of levels must agree, unless it is ``FLAT``), a pair
+    ``(old, new)``, or a string ``"OLD/NEW"`` such as ``"RR/R"`` for systems whose
+    designs have different levels.
+    """
+    if scheme is None:
+        return "R" * old_levels, "R" * new_levels
+    if isinstance(scheme, str) and "/" in scheme:
+        scheme = tuple(scheme.split("/"))
+        if len(scheme) != 2:
+            raise EsizeError(f"scheme {'/'.join(scheme)!r}: give one scheme, or OLD/NEW")
+    if isinstance(scheme, str):
+        if old_levels != new_levels and scheme.strip().upper() != "FLAT":
+            raise EsizeError(
+                f"scheme {scheme!r} is one scheme for systems of {old_levels} and "
+                f"{new_levels} levels; give one per system as OLD/NEW, e.g. "
+                f"{'R' * old_levels + '/' + 'R' * new_levels!r}"
+            )
+        scheme = (scheme, scheme)
+    so, sn = scheme
+    return parse_scheme(so, old_levels), parse_scheme(sn, new_levels)
+
+
+def scheme_label(schemes: tuple[str, str]) -> str:
+    """One scheme, or ``OLD/NEW`` when the systems are resampled differently."""
+    so, sn = schemes
+    return so if so == sn else f"{so}/{sn}"
+
+
+def _pair_tasks(yo, yn, schemes, seed):
     ss_old, ss_new = _seed_sequence(seed).spawn(2)
-    return [(yo, scheme, ss_old), (yn, scheme, ss_new)]
+    return [(yo, schemes[0], ss_old), (yn, schemes[1], ss_new)]
 
 
 def bootstrap_ratio_ci(
@@ -831,8 +860,9 @@ def bootstrap_ratio_ci(
 
     Each replicate resamples both systems independently (with the same scheme) and
     takes the ratio of their means, as in the paper's bootstrap for the ratio of
-    two systems. The systems may differ in their repetition counts but must have
-    the same number of levels.
+    two systems. Each system is resampled within itself, so the two may have
+    different designs: other repetition counts, or other levels (then give one
+    scheme per system, see :func:`pair_schemes`).
 
     Parameters
     ----------
@@ -859,10 +889,10 @@ def bootstrap_ratio_ci(
     """
     yo, yn = _as_array(old), _as_array(new)
     alpha = _check_alpha(alpha)
-    scheme = parse_scheme(scheme, yo.ndim)
+    schemes = pair_schemes(scheme, yo.ndim, yn.ndim)
     n = _n_resamples(n_resamples, alpha, arrays=4)  # both systems, ratios, sorted copy
-    m_old, m_new = _run_systems(_pair_tasks(yo, yn, scheme, rng), n, batch, progress, workers)
-    return _result(yn.mean() / yo.mean(), m_new / m_old, alpha, scheme, n)
+    m_old, m_new = _run_systems(_pair_tasks(yo, yn, schemes, rng), n, batch, progress, workers)
+    return _result(yn.mean() / yo.mean(), m_new / m_old, alpha, scheme_label(schemes), n)
 
 
 def geometric_mean_ratio_ci(
@@ -908,9 +938,10 @@ def geometric_mean_ratio_ci(
     ----------
     pairs : sequence of (old, new)
         One pair of designs (or arrays) per benchmark.
-    scheme : str, sequence of str, or None
+    scheme : str, sequence, or None
         Resampling scheme for every benchmark, one per benchmark, or None for
-        ``"R"`` at every level of each.
+        ``"R"`` at every level of each; a benchmark whose systems have different
+        levels takes ``"OLD/NEW"`` or a pair (see :func:`pair_schemes`).
     n_resamples : int
         Bootstrap replicates.
     alpha : float
@@ -965,8 +996,8 @@ def geometric_mean_ratio_ci(
     arrays, tasks = [], []
     for (old, new), s, ss in zip(pairs, schemes, seeds):
         yo, yn = _as_array(old), _as_array(new)
-        sch = parse_scheme("R" * yo.ndim if s is None else s, yo.ndim)
-        arrays.append((yo, yn, sch))
+        sch = pair_schemes(s, yo.ndim, yn.ndim)
+        arrays.append((yo, yn, scheme_label(sch)))
         tasks += _pair_tasks(yo, yn, sch, ss)
     means = _run_systems(tasks, n, batch, progress, workers)
 

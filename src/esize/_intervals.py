@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._design import Design, scale_exponent
-from ._errors import EsizeError
+from ._errors import DesignError, EsizeError
 from ._estimators import mean_and_variance
 
 __all__ = [
@@ -32,6 +32,8 @@ __all__ = [
     "fieller_ci",
     "delta_ratio",
     "delta_ci",
+    "welch_df",
+    "ratio_df",
     "geometric_mean_limits",
     "geometric_mean_ratio_parametric",
 ]
@@ -282,26 +284,83 @@ def fieller(
     return lower, upper, bounded
 
 
+def welch_df(rel_var_old: float, rel_var_new: float, n_old: int, n_new: int) -> float:
+    r"""Welch-Satterthwaite degrees of freedom of a ratio of two independent means.
+
+    The pivot of Fieller's theorem, :math:`\bar Y^{new} - r \bar Y^{old}`, has the
+    variance :math:`v_{new} + r^2 v_{old}`; relative to :math:`(\bar Y^{new})^2`
+    (at :math:`r = \bar Y^{new} / \bar Y^{old}`) its two terms are the relative
+    variances :math:`w_{new} = v_{new} / (\bar Y^{new})^2` and
+    :math:`w_{old} = v_{old} / (\bar Y^{old})^2`, each a scaled
+    :math:`\chi^2_{n-1}/(n-1)` under the normal model. Satterthwaite's
+    approximation of their sum by one scaled :math:`\chi^2_\nu` gives
+
+    .. math:: \nu = \frac{(w_{old} + w_{new})^2}
+                          {w_{old}^2 / (n_{old} - 1) + w_{new}^2 / (n_{new} - 1)},
+
+    which lies between :math:`\min(n_{old}, n_{new}) - 1` (one system dominates)
+    and :math:`n_{old} + n_{new} - 2` (both contribute alike). Two constant systems
+    (both :math:`w` zero) get the larger bound.
+
+    Parameters
+    ----------
+    rel_var_old, rel_var_new : float
+        :math:`w_{old}`, :math:`w_{new}` (non-negative).
+    n_old, n_new : int
+        Top-level units of each system (at least 2).
+    """
+    total = rel_var_old + rel_var_new
+    if not total > 0:
+        return float(n_old + n_new - 2)
+    uo, un = rel_var_old / total, rel_var_new / total  # shares: no under/overflow
+    return float(1.0 / (uo * uo / (n_old - 1) + un * un / (n_new - 1)))
+
+
 def _pair_stats(old, new):
-    """Means and variances of the means of both systems, in units of one power of two."""
+    """Means and variances of the means of both systems, in units of one power of two,
+    and the degrees of freedom of the t quantile (see :func:`ratio_df`)."""
     yo, yn = _array(old), _array(new)
-    if yo.shape[0] != yn.shape[0]:
-        raise EsizeError(
-            f"the two systems have {yo.shape[0]} and {yn.shape[0]} top-level units; "
-            "the parametric ratio intervals need the same number"
-        )
     e = max(scale_exponent(yo), scale_exponent(yn))
     mo, vo, _ = mean_and_variance(yo, e)
     mn, vn, _ = mean_and_variance(yn, e)
-    return mo, vo, mn, vn, yo.shape[0]
+    return mo, vo, mn, vn, ratio_df(mo, vo, mn, vn, yo.shape[0], yn.shape[0])
+
+
+def ratio_df(mean_old, var_old, mean_new, var_new, n_old: int, n_new: int) -> float:
+    """Degrees of freedom of the t quantile of a ratio interval.
+
+    Systems with the same number of top-level units ``n`` use ``n - 1``, the paper's
+    rule (conservative: Welch-Satterthwaite would give between ``n - 1`` and
+    ``2 n - 2``). Systems with different numbers use :func:`welch_df` of their
+    relative variances, so that the system with few units (and an uncertain
+    variance) weighs in as much as it contributes to the variance of the ratio.
+    """
+    if n_old == n_new:
+        return float(n_old - 1)
+    if min(n_old, n_new) < 2:
+        raise DesignError(
+            f"the two systems have {n_old} and {n_new} top-level units; each needs at least 2"
+        )
+    wo = var_old / (mean_old * mean_old) if mean_old else math.inf
+    wn = var_new / (mean_new * mean_new) if mean_new else math.inf
+    if not (math.isfinite(wo) and math.isfinite(wn)):
+        return float(min(n_old, n_new) - 1)
+    return welch_df(wo, wn, n_old, n_new)
+
+
+def _df_quantile(alpha: float, df: float, normal: bool) -> float:
+    return critical_value(alpha, None if normal else df)
 
 
 def fieller_ci(old, new, *, alpha: float = 0.05, normal: bool = False) -> Interval:
     r"""Fieller's confidence interval for the ratio new/old (Fieller's theorem).
 
     The systems are independent (:math:`v_{xy}=0`); the variance of each mean is
-    :math:`S_{n+1}^2/n_{n+1}` and the quantile is Student's t with
-    :math:`n_{n+1}-1` degrees of freedom, or the normal quantile if ``normal``.
+    :math:`S_{n+1}^2/n_{n+1}` from its own top-level units, so the two systems may
+    have different designs (even different levels). The quantile is Student's t with
+    :math:`n_{n+1}-1` degrees of freedom when both systems have the same number of
+    top-level units (the paper's rule), with the Welch-Satterthwaite degrees of
+    freedom (:func:`welch_df`) when they differ, or the normal quantile if ``normal``.
 
     Returns
     -------
@@ -309,11 +368,13 @@ def fieller_ci(old, new, *, alpha: float = 0.05, normal: bool = False) -> Interv
         ``bounded`` is False (and the limits infinite) when the old system's mean
         is not significantly different from zero at level ``alpha``. Two constant
         systems (zero variances) give the point interval at their ratio.
+        ``extra["df"]`` holds the degrees of freedom (None with ``normal``).
     """
-    mo, vo, mn, vn, n_top = _pair_stats(old, new)
-    q = _quantile(alpha, n_top, normal)
+    mo, vo, mn, vn, df = _pair_stats(old, new)
+    q = _df_quantile(alpha, df, normal)
     lo, hi, ok = fieller(mo, vo, mn, vn, q)
-    return Interval(mn / mo, lo, hi, alpha, "fieller-normal" if normal else "fieller-t", ok)
+    return Interval(mn / mo, lo, hi, alpha, "fieller-normal" if normal else "fieller-t", ok,
+                    extra={"df": None if normal else df})
 
 
 def delta_ratio(mean_old, var_old, mean_new, var_new, q):
@@ -339,10 +400,11 @@ def delta_ratio(mean_old, var_old, mean_new, var_new, q):
 
 def delta_ci(old, new, *, alpha: float = 0.05, normal: bool = False) -> Interval:
     """Delta-method confidence interval for the ratio new/old (a second parametric route)."""
-    mo, vo, mn, vn, n_top = _pair_stats(old, new)
-    q = _quantile(alpha, n_top, normal)
+    mo, vo, mn, vn, df = _pair_stats(old, new)
+    q = _df_quantile(alpha, df, normal)
     lo, hi = delta_ratio(mo, vo, mn, vn, q)
-    return Interval(mn / mo, float(lo), float(hi), alpha, "delta-normal" if normal else "delta-t")
+    return Interval(mn / mo, float(lo), float(hi), alpha, "delta-normal" if normal else "delta-t",
+                    extra={"df": None if normal else df})
 
 
 # -- the geometric mean of a suite ---------------------------------------------------------

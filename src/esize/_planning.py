@@ -30,11 +30,23 @@ chooses the whole counts that minimise that half-width (``objective="half_width"
 not the variance of a continuous relaxation (``objective="variance"``, the paper's
 procedure, kept to reproduce its Table ``tPrecisions``). A design needs at least
 2 top-level units; a budget that cannot buy them is an error.
+
+Numerics
+--------
+Counts, relative half-widths and the levels dropped do not depend on the unit of
+measure: they depend on ratios of variances and on variances relative to the squared
+mean only. Planning therefore works with variances divided by :math:`2^{2e}` (exact),
+:math:`e` the exponent of the data (:attr:`VarianceComponents.exponent`) or, for given
+variances, one that brings the largest into :math:`[1/4, 1)`, and with the mean
+divided by :math:`2^e`. Data near :math:`10^{\pm 300}`, whose variances are beyond the
+floats, are planned exactly like the same data in ordinary units; :attr:`Plan.t2`
+keeps the variances in the data's units, ``inf`` or 0 when they are not floats.
 """
 
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -82,7 +94,33 @@ def _check_below_one(rule: str) -> str:
     return rule
 
 
+def _variance_exponent(s) -> int:
+    """The ``e`` for which the largest positive ``s / 2**(2 e)`` lies in [1/4, 1) (0
+    when none is positive).
+
+    Dividing variances by an even power of two is exact (away from the subnormals)
+    and divides their square roots by ``2**e`` exactly, so ratios, sums and half-widths
+    relative to a mean divided by ``2**e`` are those of the given values, but nothing
+    overflows. Entries that are not positive are dropped by planning and do not count.
+    """
+    s = np.asarray(s, dtype=np.float64)
+    positive = s[s > 0]
+    m = float(np.max(positive)) if positive.size else 0.0
+    if not math.isfinite(m) or m == 0.0:
+        return 0
+    return (math.frexp(m)[1] + 1) // 2
+
+
+def _unscale(v, exponent: int):
+    """``v * 2**exponent``: exact, or inf / 0 when the result is beyond the floats."""
+    with np.errstate(over="ignore", under="ignore"):
+        return np.ldexp(np.asarray(v, dtype=np.float64), exponent)
+
+
 def _positive_variances(t2) -> np.ndarray:
+    """The variances, checked (finite, positive) and divided by ``4**e`` so that the
+    largest lies in [1/4, 1) (:func:`_variance_exponent`): counts depend on their
+    ratios only, which this leaves unchanged."""
     s = np.asarray(t2, dtype=np.float64).ravel()
     if np.any(~np.isfinite(s)):
         raise EsizeError(f"variance estimates must be finite to plan, got {s.tolist()}")
@@ -91,7 +129,7 @@ def _positive_variances(t2) -> np.ndarray:
             "optimal counts need positive variances at every level; drop levels with "
             "T^2 <= 0 first (plan_from_variances / plan_from_design do this)"
         )
-    return s
+    return _unscale(s, -2 * _variance_exponent(s))
 
 
 def _merged_optimum(s, c) -> np.ndarray:
@@ -243,7 +281,9 @@ class Plan:
     dropped : tuple of str
         Levels removed because their :math:`T^2 \\le 0`, in the order dropped.
     t2 : ndarray
-        Variance estimates of the remaining levels (highest first).
+        Variance estimates of the remaining levels (highest first), in the data's
+        units squared: ``inf`` or 0 when the data are so large or small (beyond about
+        :math:`10^{\\pm 154}`) that the variance is not a float.
     costs : ndarray
         True costs of the remaining levels but the lowest, with dropped levels'
         costs folded into the level above (highest first).
@@ -263,6 +303,13 @@ class Plan:
     outer_cost : float
         True cost of a new unit of ``outer_level`` (with the costs of dropped levels
         folded in); 0 when the top level was kept.
+    exponent : int
+        The power of two ``e`` the plan was computed at: ``t2 = t2_scaled * 2**(2 e)``,
+        and a mean enters the half-widths divided by ``2**e``
+        (:func:`dimension_for_plan`).
+    t2_scaled : ndarray
+        ``t2`` divided by ``2**(2 e)``, always finite (computed from ``t2`` when not
+        given). The counts and the half-widths are computed from these.
     """
 
     levels: tuple[str, ...]
@@ -274,16 +321,41 @@ class Plan:
     below_one: str = "merge"
     outer_level: str | None = None
     outer_cost: float = 0.0
+    exponent: int = 0
+    t2_scaled: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        if self.t2_scaled is None:
+            scaled = _unscale(self.t2, -2 * int(self.exponent))
+            object.__setattr__(self, "t2_scaled", scaled)
 
     def as_dict(self) -> dict:
+        """JSON-ready dictionary. A variance ``T2`` that is not a float in the data's
+        units (its square overflowed, or underflowed to 0 or to a subnormal with lost
+        digits) is None rather than a wrong ``inf`` or 0."""
         return {
             "dropped": list(self.dropped),
             "levels": list(self.levels),
             "counts": {k: int(v) for k, v in self.counts.items()},
-            "T2": {k: float(v) for k, v in zip(self.levels, self.t2)},
+            "T2": {
+                k: _float_or_none(v, w)
+                for k, v, w in zip(self.levels, self.t2, self.t2_scaled)
+            },
             "costs": {k: float(v) for k, v in zip(self.levels[:-1], self.costs)},
             "dropped_cost": self.dropped_cost,
         }
+
+
+def _float_or_none(value, scaled) -> float | None:
+    """``value`` (a variance in the data's units) as a float, or None when it is not the
+    float it should be: non-zero in scaled units but overflowed to inf, underflowed to
+    0, or a subnormal that lost digits."""
+    value = float(value)
+    if float(scaled) == 0.0:
+        return value
+    if math.isfinite(value) and abs(value) >= sys.float_info.min:
+        return value
+    return None
 
 
 DROPPED_COST_RULES = ("fold", "replace")
@@ -319,9 +391,12 @@ def _check_rule(rule: str) -> str:
     return rule
 
 
-def _finish(levels, dropped, t2, costs, opt_costs, rule, below_one, outer) -> Plan:
+def _finish(levels, dropped, t2, t2_scaled, exponent, costs, opt_costs, rule, below_one,
+            outer) -> Plan:
+    """The :class:`Plan` of the remaining levels; the counts come from ``t2_scaled``
+    (``t2`` divided by ``2**(2 exponent)``), which never overflows."""
     counts = (
-        optimal_counts(t2, opt_costs, below_one=below_one)
+        optimal_counts(t2_scaled, opt_costs, below_one=below_one)
         if len(levels) > 1
         else np.zeros(0, dtype=int)
     )
@@ -335,6 +410,8 @@ def _finish(levels, dropped, t2, costs, opt_costs, rule, below_one, outer) -> Pl
         below_one,
         outer[0],
         float(outer[1]),
+        int(exponent),
+        np.asarray(t2_scaled, dtype=np.float64),
     )
 
 
@@ -360,6 +437,10 @@ def plan_from_variances(
     default ``"fold"`` optimises against the true cost of a new binary, which gives
     the narrower interval for a given budget. ``below_one`` is passed to
     :func:`optimal_counts`.
+
+    The variances may be in any unit: they are divided by the power of four that
+    brings the largest into [1/4, 1) (:attr:`Plan.exponent`), so the counts do not
+    depend on the unit and nothing overflows.
     """
     s = [float(x) for x in np.asarray(t2, dtype=np.float64).ravel()]
     names = list(levels) if levels is not None else [f"level{len(s) - k}" for k in range(len(s))]
@@ -373,6 +454,8 @@ def plan_from_variances(
         raise EsizeError(f"variance estimates must be finite to plan, got {s}")
     if s[-1] <= 0:
         raise EsizeError("the lowest level's variance must be positive")
+    exponent = _variance_exponent(s)
+    scaled = [float(x) for x in _unscale(s, -2 * exponent)]
     dropped: list[str] = []
     outer_level, outer_cost = None, 0.0
     while True:
@@ -385,8 +468,10 @@ def plan_from_variances(
             outer_level = names[0]
         names, c, oc, removed = _drop(names, c, oc, j, rule)
         outer_cost += removed
-        del s[j]
-    return _finish(names, dropped, s, c, oc, rule, below_one, (outer_level, outer_cost))
+        del s[j], scaled[j]
+    return _finish(
+        names, dropped, s, scaled, exponent, c, oc, rule, below_one, (outer_level, outer_cost)
+    )
 
 
 def plan_from_design(
@@ -400,6 +485,10 @@ def plan_from_design(
     (:meth:`Design.merge`), the variances are estimated again on the merged data,
     and so on until every remaining :math:`T^2` is positive. Levels are dropped
     lowest first; a dropped level's cost folds into the level above.
+
+    Everything is decided on the estimates in the data's scaled units
+    (:attr:`VarianceComponents.T2_scaled`), so the plan does not depend on the unit of
+    measure, even for data whose variances are beyond the floats.
     """
     rule = _check_rule(dropped_cost)
     _check_below_one(below_one)
@@ -410,11 +499,9 @@ def plan_from_design(
     outer_level, outer_cost = None, 0.0
     while True:
         vc = variance_components(d)
-        if not np.all(np.isfinite(vc.T2)):
-            raise EsizeError(
-                "the variance estimates are not finite (the values are too large to square)"
-            )
-        bad = [j for j in range(d.n_levels - 1) if vc.T2[j] <= 0]
+        if not np.all(np.isfinite(vc.T2_scaled)):  # finite data give finite estimates
+            raise EsizeError("the variance estimates are not finite")
+        bad = [j for j in range(d.n_levels - 1) if vc.T2_scaled[j] <= 0]
         if not bad:
             break
         j = bad[-1]
@@ -428,10 +515,11 @@ def plan_from_design(
         if d.n_levels == 1:
             vc = variance_components(d)
             break
-    if vc.T2[-1] <= 0:
+    if vc.T2_scaled[-1] <= 0:
         raise EsizeError("the measurements do not vary; nothing to plan")
     return _finish(
-        list(d.levels), dropped, list(vc.T2), c, oc, rule, below_one, (outer_level, outer_cost)
+        list(d.levels), dropped, vc.T2, vc.T2_scaled, vc.exponent, c, oc, rule, below_one,
+        (outer_level, outer_cost),
     )
 
 
@@ -523,7 +611,9 @@ def dimension(
         Available time in measurements: positive, at most :math:`2^{53}`, and enough
         for 2 top-level units of the cheapest design.
     mean : float
-        Grand mean, to express half-widths relative to it.
+        Grand mean, to express half-widths relative to it (in the units of
+        ``t2``'s square root). The half-widths depend only on the ratios of ``t2`` to
+        ``mean ** 2``, computed without overflow (see the module notes).
     dropped_cost, below_one : str
         How the plan's counts are optimised (see :func:`plan_from_variances` and
         :func:`optimal_counts`); the budget is always charged the true cost. With
@@ -539,15 +629,11 @@ def dimension(
         t2, costs, levels, dropped_cost=dropped_cost, below_one=below_one
     )
     total_cost = float(np.sum(_costs_array(costs, len(np.ravel(t2)))))
-    total_var = float(np.sum(np.clip(np.asarray(t2, dtype=np.float64), 0.0, None)))
-    return dimension_for_plan(
-        plan,
-        budget,
-        mean=mean,
-        alpha=alpha,
-        total_cost=total_cost,
-        total_variance=total_var,
-        objective=objective,
+    # the variance of one measurement in the plan's scaled units, where it cannot overflow
+    scaled = _unscale(np.ravel(t2), -2 * plan.exponent)
+    total_var = float(np.sum(np.clip(scaled, 0.0, None)))
+    return _dimension(
+        plan, budget, _scaled_mean(mean, plan), alpha, total_cost, total_var, objective
     )
 
 
@@ -567,12 +653,13 @@ def _check_budget(budget) -> float:
 
 
 def _full_hierarchy(plan: Plan):
-    """Names, variances and true costs of the whole design, highest first.
+    """Names, variances (scaled, :attr:`Plan.t2_scaled`) and true costs of the whole
+    design, highest first.
 
     A dropped top level comes back with variance 0 and its cost: the next
     experiment still has its units, and the interval's degrees of freedom count them.
     """
-    names, t2, costs = list(plan.levels), list(plan.t2), list(plan.costs)
+    names, t2, costs = list(plan.levels), list(plan.t2_scaled), list(plan.costs)
     if plan.outer_level is not None:
         names, t2, costs = [plan.outer_level, *names], [0.0, *t2], [plan.outer_cost, *costs]
     return names, np.asarray(t2, dtype=np.float64), np.asarray(costs, dtype=np.float64)
@@ -742,8 +829,14 @@ def dimension_for_plan(
     count its units, so it needs at least 2 of them.
 
     ``total_cost`` (build + warm-up + ..., in measurements) and ``total_variance``
-    (variance of a single measurement) describe the one-level default; by default
-    they are the sums of the design's costs and variances.
+    (variance of a single measurement, in the data's units squared) describe the
+    one-level default; by default they are the sums of the design's costs and
+    variances.
+
+    ``mean`` is in the data's units. The half-widths are computed from the plan's
+    scaled variances (:attr:`Plan.t2_scaled`) and the mean divided by
+    :math:`2^e` (:attr:`Plan.exponent`), so they do not depend on the unit of measure
+    and data near :math:`10^{\pm 300}` are dimensioned like any other.
 
     Raises
     ------
@@ -751,6 +844,21 @@ def dimension_for_plan(
         The budget is not positive, above :math:`2^{53}`, or cannot pay for 2
         top-level units even with one unit of every level below.
     """
+    if total_variance is not None:
+        total_variance = float(_unscale(total_variance, -2 * plan.exponent))
+    return _dimension(
+        plan, budget, _scaled_mean(mean, plan), alpha, total_cost, total_variance, objective
+    )
+
+
+def _scaled_mean(mean: float, plan: Plan) -> float:
+    """``mean / 2**e`` for the plan's exponent ``e`` (exact)."""
+    return math.ldexp(float(mean), -plan.exponent)
+
+
+def _dimension(plan, budget, mean, alpha, total_cost, total_variance, objective):
+    """:func:`dimension_for_plan` with ``mean`` and ``total_variance`` already in the
+    plan's scaled units (divided by ``2**e`` and ``2**(2 e)``)."""
     if objective not in OBJECTIVES:
         raise EsizeError(f"objective must be one of {OBJECTIVES}, got {objective!r}")
     budget = _check_budget(budget)
@@ -774,7 +882,7 @@ def dimension_for_plan(
             counts = [int(_floor(budget / per_top)), *low]
     else:
         sp, cp = s[::-1], c[::-1]
-        plan_s = np.asarray(plan.t2, dtype=np.float64)[::-1]
+        plan_s = np.asarray(plan.t2_scaled, dtype=np.float64)[::-1]
         plan_c = np.asarray(plan.costs, dtype=np.float64)[::-1]
         # continuous optimum of the levels below the one under the top
         x = _merged_optimum(plan_s, plan_c) if plan_s.size > 1 else np.zeros(0)

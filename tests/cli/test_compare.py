@@ -16,6 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import esize as ez
+
 from .helpers import (
     WE_DATA,
     WQE_NEW,
@@ -217,25 +219,37 @@ def test_tiny_change_zero_threshold_is_not_same(tmp_path, capsys):
     assert out["verdict"] != "same"
 
 
-def test_one_binary_compare(tmp_path, capsys):
+def test_one_binary_is_analysed_with_executions_at_the_top(tmp_path, capsys):
     o = write_csv(tmp_path / "one_old.csv", WQE_OLD[:1])
     n = write_csv(tmp_path / "one_new.csv", WQE_NEW[:1])
-    assert_one_line_error(
-        *cli(["compare", o, n, "--seed", "1", "--resamples", "200"], capsys),
-        file=o,
-        words=["at least 2", "unit"],
-    )
+    out = cli_json(["compare", o, n, "--seed", "1", "--resamples", "200"], capsys)
+    (row,) = out["benchmarks"]
+    assert row["design"] == {"old": {"execution": 2, "measurement": 2},
+                             "new": {"execution": 2, "measurement": 2}}
+    assert "design_old" not in row  # the designs agree
+    single = [c for c in row["caveats"] if "a single binary" in c]
+    assert [c[:4] for c in single] == ["old:", "new:"]
+    assert all("variation between binaries is not observed" in c for c in single)
+    assert row["ratio"] == pytest.approx(np.mean(WQE_NEW[:1]) / np.mean(WQE_OLD[:1]))
 
 
 def test_compare_differing_designs(tmp_path, capsys):
+    """Each system's variance from its own top-level units; no cut to a common shape."""
     o = write_csv(tmp_path / "old3.csv", WQE_OLD)
     n = write_csv(tmp_path / "new4.csv", [*WQE_NEW, WQE_NEW[0]])  # 4 x 2 x 2
-    line = assert_one_line_error(
-        *cli(["compare", o, n, "--seed", "1", "--resamples", "200"], capsys),
-        file=n,
-        words=["differs", "design"],
-    )
-    assert "old3.csv" in line
+    code, text, err = cli(["compare", o, n, "--seed", "1", "--resamples", "200"], capsys)
+    assert code == 0 and "truncate" not in text + err
+    assert "designs         old 3 x 2 x 2 (binary > execution > measurement); new 4 x 2 x 2" \
+        in text
+    out = cli_json(["compare", o, n, "--seed", "1", "--resamples", "200"], capsys)
+    row = out["benchmarks"][0]
+    assert row["design_old"] == {"binary": 3, "execution": 2, "measurement": 2}
+    assert row["design_new"] == {"binary": 4, "execution": 2, "measurement": 2}
+    new = np.asarray([*WQE_NEW, WQE_NEW[0]], dtype=float)
+    ref = ez.fieller_ci(np.mean(WQE_OLD, axis=(1, 2)), new.mean(axis=(1, 2)))
+    assert row["fieller"]["lower"] == pytest.approx(ref.lower, rel=1e-12)
+    assert row["fieller"]["upper"] == pytest.approx(ref.upper, rel=1e-12)
+    assert 2.0 <= ref.extra["df"] <= 5.0  # Welch-Satterthwaite between min - 1 and the sum
 
 
 def test_compare_bad_old_file_named(tmp_path, capsys):
@@ -297,7 +311,8 @@ def test_compare_result_json_keys(wqe, tmp_path, capsys):
     assert doc == cli_json(argv, capsys)
     assert json.loads(json.dumps(doc)) == doc  # plain JSON types only
     assert list(doc) == ["files", "ratio", "old", "new", "alpha", "threshold", "fieller",
-                         "bootstrap", "verdict", "verdict_method", "description", "benchmarks",
+                         "bootstrap", "verdict", "verdict_method", "description", "caveats",
+                         "benchmarks",
                          "only_in_old", "only_in_new"]
     assert list(doc["benchmarks"][0]) == [
         "name", "unit", "lower_is_better", "ratio", "old", "new", "alpha", "threshold",

@@ -331,7 +331,7 @@ def test_tidy_single_benchmark_json_unchanged(tmp_path, capsys):
     out, err = run_json(["compare", po, pn, "--seed", "12345", "--resamples", "500"], capsys)
     assert err == ""
     top = ["files", "ratio", "old", "new", "alpha", "threshold", "fieller", "bootstrap",
-           "verdict", "verdict_method", "description"]
+           "verdict", "verdict_method", "description", "caveats"]
     assert list(out)[: len(top)] == top
     assert set(out) - set(top) == {"benchmarks", "only_in_old", "only_in_new"}
     o = ez.Design(WQE_OLD, ("binary", "execution", "measurement"))
@@ -409,15 +409,24 @@ def test_benchmark_selection_errors(harness, capsys):
 
 
 def test_compare_differing_fork_counts(harness, tmp_path, capsys):
+    """Three forks against four: compared as they are (each system's own forks), never
+    cut; and --balance truncate, which is for ragged groups within one system, leaves
+    the comparison of two balanced designs alone."""
     new = jmh_results("new")
     new[2]["primaryMetric"]["rawData"].append([180.0, 181.0, 182.0, 183.0, 184.0])
     p = write_json(tmp_path / "four-forks.json", new)
-    args = ["compare", harness["jmh-old"], p, "--benchmark", "org.example.ListBench.get", "--method", "fieller"]
-    line = assert_one_line_error(*cli(args, capsys), file=p, words=["differs"])
-    assert "org.example.ListBench.get" in line and "--balance truncate" in line
-    out, err = run_json([*args, "--balance", "truncate"], capsys)
-    assert out["benchmarks"][0]["design"]["new"] == {"fork": 3, "iteration": 5}
-    assert "cut both systems" in err
+    args = ["compare", harness["jmh-old"], p, "--benchmark", "org.example.ListBench.get",
+            "--method", "fieller"]
+    out, err = run_json(args, capsys)
+    row = out["benchmarks"][0]
+    assert row["design_old"] == {"fork": 3, "iteration": 5}
+    assert row["design_new"] == {"fork": 4, "iteration": 5}
+    assert err == ""
+    raw = np.asarray(new[2]["primaryMetric"]["rawData"])
+    assert row["new"]["mean"] == pytest.approx(raw.mean(), rel=1e-12)
+    again, err = run_json([*args, "--balance", "truncate"], capsys)
+    assert again["benchmarks"][0]["design_new"] == {"fork": 4, "iteration": 5}
+    assert "cut" not in err
 
 
 def test_subprocess_harness_errors_no_traceback(tmp_path):

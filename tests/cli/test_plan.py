@@ -4,7 +4,10 @@ time budget."""
 from __future__ import annotations
 
 import json
+import math
+import sys
 
+import numpy as np
 import pytest
 
 from .helpers import (
@@ -56,9 +59,10 @@ def test_plan_three_levels_counts_every_level_but_top(tmp_path, capsys):
 
 def test_one_binary_plan(tmp_path, capsys):
     p = write_csv(tmp_path / "one.csv", WE_DATA[:1])
-    assert_one_line_error(
-        *cli(["plan", p, "--costs", "10,300"], capsys), file=p, words=["at least 2", "unit"]
+    line = assert_one_line_error(
+        *cli(["plan", p, "--costs", "10,300"], capsys), file=p, words=["a single binary"]
     )
+    assert "not observed" in line and "2 or more binaries" in line
 
 
 @pytest.mark.parametrize(
@@ -235,12 +239,11 @@ def test_file_problem_before_missing_costs(tmp_path, capsys, content):
 
 
 def test_errors_name_no_library_function(tmp_path, capsys):
-    # values so large that their squares overflow: the variances are not finite
-    p = write_csv(tmp_path / "huge.csv",
-                  [[[1e200, 5e200], [8e200, 3e200]], [[1e300, 6e300], [7e300, 1.1e301]]])
+    # measurements that do not vary: nothing to plan, said without library names
+    p = write_csv(tmp_path / "constant.csv", [[[5.0, 5.0], [5.0, 5.0]], [[5.0, 5.0], [5.0, 5.0]]])
     line = assert_one_line_error(*cli(["plan", p, "--costs", "10,300"], capsys), file=p)
     assert "plan_from" not in line and "optimal_counts" not in line
-    assert "variance" in line
+    assert "do not vary" in line
 
 
 def test_negative_costs_with_equals(we, capsys):
@@ -261,3 +264,71 @@ def test_huge_budget_is_a_clear_error(we, capsys, budget):
         *cli(["plan", we, "--costs", "10,300", "--budget", budget], capsys),
         words=["--budget"],
     )
+
+
+# == the unit of measure (issue 10): values near 1e-300 or 1e300 plan like any other ====
+SCALES = [1e-300, 1e-200, 1e-100, 1.0, 1e100, 1e200, 1e300]
+PILOTS = {  # data, --costs, --budget, the levels dropped
+    "worked-example": (WE_DATA, "10,300", "10000", ["execution"]),
+    "all-levels": (synthetic_pair(1.0)[0], "5,200", "100000", []),
+    "top-dropped": ([[[10, 11], [1, 2]], [[1, 2], [10, 11]]], "10,300", "5000", ["binary"]),
+}
+
+
+def _representable(x: float) -> bool:
+    return math.isfinite(x) and abs(x) >= sys.float_info.min
+
+
+def _assert_same_json(got, want, scale, path="", rel=1e-12):
+    """``got`` (data times ``scale``) equals ``want`` (scale 1) key by key: floats up
+    to ``rel``, variances (``T2``) times ``scale**2`` or None where that is no float."""
+    if "/T2/" in path:
+        expected = want * scale * scale  # inf or 0 (or subnormal) when it is no float
+        assert got == (pytest.approx(expected, rel=rel) if _representable(expected) else None), path
+        return
+    assert type(got) is type(want), path
+    if isinstance(want, dict):
+        assert list(got) == list(want), path
+        for k in want:
+            _assert_same_json(got[k], want[k], scale, f"{path}/{k}", rel)
+    elif isinstance(want, list):
+        assert len(got) == len(want), path
+        for k, (g, w) in enumerate(zip(got, want)):
+            _assert_same_json(g, w, scale, f"{path}/{k}", rel)
+    elif isinstance(want, float):
+        assert got == pytest.approx(want, rel=rel), path
+    else:
+        assert got == want, path
+
+
+@pytest.mark.parametrize("pilot", list(PILOTS))
+@pytest.mark.parametrize("scale", SCALES)
+def test_plan_does_not_depend_on_the_unit(tmp_path, capsys, pilot, scale):
+    # values times 1e-300 gave "the measurements do not vary", times 1e300 "the variance
+    # estimates are not finite": the variances were squared in the data's units
+    data, costs, budget, dropped = PILOTS[pilot]
+    argv = ["--costs", costs, "--budget", budget]
+    p1 = write_csv(tmp_path / "one.csv", np.asarray(data, dtype=float))
+    ps = write_csv(tmp_path / "scaled.csv", np.asarray(data, dtype=float) * scale)
+    want = cli_json(["plan", p1, *argv], capsys)
+    got = cli_json(["plan", ps, *argv], capsys)
+    assert want["dropped"] == dropped
+    _assert_same_json(got, want, scale)
+    assert json.loads(json.dumps(got, allow_nan=False)) == got  # no inf, no NaN
+    # the text output (counts, half-widths, dropped levels) is the same but for the file
+    code1, text1, _ = cli(["plan", p1, *argv], capsys)
+    codes, texts, _ = cli(["plan", ps, *argv], capsys)
+    assert code1 == codes == 0
+    assert texts.splitlines()[1:] == text1.splitlines()[1:]
+    assert "+-" in texts and "%" in texts
+
+
+def test_huge_values_plan_like_ordinary_ones(tmp_path, capsys):
+    # values up to 1.1e301, whose squares overflow: planned as the same data in 1e290 units
+    data = np.array([[[1e200, 5e200], [8e200, 3e200]], [[1e300, 6e300], [7e300, 1.1e301]]])
+    big = cli_json(["plan", write_csv(tmp_path / "huge.csv", data), "--costs", "10,300",
+                    "--budget", "5000"], capsys)
+    small = cli_json(["plan", write_csv(tmp_path / "small.csv", data / 1e290), "--costs",
+                      "10,300", "--budget", "5000"], capsys)
+    _assert_same_json(big, small, 1e290)
+    assert big["T2"]["binary"] is None  # about 1e601: not a float, and not inf either

@@ -267,8 +267,21 @@ def test_warmup_leaving_one_measurement(we, capsys):
 
 
 def test_one_binary_summary(tmp_path, capsys):
+    """A single binary: its executions become the top level, and a caveat says that
+    the variation between binaries is not observed."""
     p = write_csv(tmp_path / "one.csv", WE_DATA[:1])
-    assert_one_line_error(*cli(["summary", p], capsys), file=p, words=["at least 2", "unit"])
+    out = cli_json(["summary", p], capsys)
+    assert out["counts"] == {"execution": 2, "measurement": 2}
+    assert len(out["caveats"]) == 1 and out["caveats"][0].startswith(
+        "a single binary: variation between binaries is not observed")
+    assert out["benchmarks"][0]["caveats"] == out["caveats"]
+    code, text, _ = cli(["summary", p], capsys)
+    assert code == 0 and "\ncaveat      a single binary: " in text
+    whole = cli_json(["summary", write_csv(tmp_path / "all.csv", WE_DATA)], capsys)
+    assert whole["caveats"] == []  # present and empty when nothing needs saying
+    single = write_csv(tmp_path / "single.csv", np.asarray(WE_DATA)[:1, :1, :1])
+    assert_one_line_error(*cli(["summary", single], capsys), file=single,
+                          words=["a single measurement in all"])
 
 
 def test_one_measurement_per_execution(tmp_path, capsys):
@@ -290,9 +303,11 @@ def test_summary_result_json_keys(we, capsys):
     doc = result.to_json()
     assert doc == cli_json(argv, capsys)
     assert json.loads(json.dumps(doc)) == doc  # plain JSON types only
-    assert list(doc) == ["file", "levels", "counts", "mean", "ci", "variance", "benchmarks"]
+    assert list(doc) == ["file", "levels", "counts", "mean", "ci", "variance", "caveats",
+                         "benchmarks"]
     assert list(doc["benchmarks"][0]) == [
-        "name", "unit", "lower_is_better", "levels", "counts", "mean", "ci", "variance"]
+        "name", "unit", "lower_is_better", "levels", "counts", "mean", "ci", "variance",
+        "caveats"]
     code, out, _ = cli(argv, capsys)
     assert code == 0 and out == result.render_text() + "\n"
     assert result.render_text().splitlines()[5].split() == ["level", "n", "S2", "T2", "S", "%",

@@ -188,7 +188,7 @@ def test_bad_workers_and_mismatched_levels():
     y = np.ones((3, 2))
     with pytest.raises(ez.EsizeError, match="workers"):
         ez.bootstrap_ratio_ci(y, y, scheme="RR", rng=1, workers=0)
-    with pytest.raises(ez.EsizeError, match="levels"):
+    with pytest.raises(ez.EsizeError, match="2 and 3 levels"):
         ez.bootstrap_ratio_ci(y, np.ones((3, 2, 2)), scheme="RR", rng=1)
     with pytest.raises(ez.EsizeError, match="schemes"):
         ez.geometric_mean_ratio_ci([(y, y)], scheme=["R", "R"], rng=1)
@@ -339,3 +339,23 @@ def test_suite_ratio_beyond_float_range_is_named():
     with pytest.raises(ez.EsizeError, match=r"benchmark x: .*beyond the floating-point range"):
         ez.geometric_mean_ratio_ci([(a, a / 1e300 / 1e300), (a, a)],
                                    n_resamples=400, rng=1, names=["x", "y"])
+
+
+def test_systems_with_different_designs_are_resampled_within_themselves():
+    rng = np.random.default_rng(8)
+    old = rng.lognormal(0.0, 0.01, (20, 3))
+    # processes of the new system differ (sd 0.1 on the log scale): flattening them away
+    # must narrow its interval
+    new = rng.lognormal(-1.5 + rng.normal(0.0, 0.1, (10, 1)), 0.1, (10, 250))
+    r = ez.bootstrap_ratio_ci(old, new, scheme=None, rng=3, n_resamples=2000)
+    assert r.method == "bootstrap-RR"
+    assert r.lower < new.mean() / old.mean() < r.upper
+    # other levels: one scheme per system, named OLD/NEW
+    flat = ez.bootstrap_ratio_ci(old, new.ravel(), scheme="RR/R", rng=3, n_resamples=2000)
+    assert flat.method == "bootstrap-RR/R"
+    assert flat.upper - flat.lower < 0.5 * (r.upper - r.lower)  # 2500 'independent' values
+    with pytest.raises(ez.EsizeError, match="OLD/NEW"):
+        ez.bootstrap_ratio_ci(old, new.ravel(), scheme="RR", rng=3)
+    suite = ez.geometric_mean_ratio_ci([(old, new), (old, new.ravel())], rng=3,
+                                       n_resamples=2000)
+    assert [iv.method for iv in suite.intervals] == ["bootstrap-RR", "bootstrap-RR/R"]

@@ -328,3 +328,117 @@ def test_dimensioning_does_not_depend_on_the_unit():
     b = ez.dimension(t2 * 1e6, costs, 1e4, mean=500.0)  # the same data in 1000x units
     assert a.counts == b.counts
     assert a.half_width == pytest.approx(b.half_width, rel=1e-12)
+
+
+# == unit invariance at the ends of the float range (issue 10) =========================
+SCALES = [1e-300, 1e-200, 1e-100, 1.0, 1e100, 1e200, 1e300]
+
+
+def _designs():
+    """Pilot designs: the worked example (drops the executions), three levels that all
+    vary, and two identical binaries (the top level is dropped)."""
+    rng = np.random.default_rng(11)
+    kept = (100.0 + rng.normal(0, 3.0, (8, 1, 1)) + rng.normal(0, 2.0, (8, 3, 1))
+            + rng.normal(0, 1.0, (8, 3, 4)))
+    levels = ("binary", "execution", "measurement")
+    return {
+        "worked-example": (np.array([[[9, 5], [8, 3]], [[10, 6], [7, 11]], [[1, 12], [2, 4]]],
+                                    dtype=float), levels),
+        "all-levels": (kept, levels),
+        "top-dropped": (np.array([[[10, 11], [1, 2]], [[1, 2], [10, 11]]], dtype=float),
+                        levels),
+    }
+
+
+DROPPED = {"worked-example": ("execution",), "all-levels": (), "top-dropped": ("binary",)}
+
+
+DESIGNS = _designs()
+PILOT_COSTS, PILOT_BUDGET = [300.0, 10.0], 20_000.0
+
+
+def _plan_and_dim(data, levels, scale):
+    design = ez.Design(data * scale, levels)
+    plan = ez.plan_from_design(design, PILOT_COSTS)
+    return plan, ez.dimension_for_plan(plan, PILOT_BUDGET, mean=design.mean)
+
+
+def _assert_same_plan(got, want, scale, rel=1e-12):
+    """``got`` (data times ``scale``) plans and dimensions like ``want`` (scale 1)."""
+    (plan, dim), (plan1, dim1) = got, want
+    assert (plan.levels, plan.dropped, plan.counts) == (plan1.levels, plan1.dropped, plan1.counts)
+    assert (plan.outer_level, plan.outer_cost) == (plan1.outer_level, plan1.outer_cost)
+    assert plan.costs.tolist() == plan1.costs.tolist()
+    assert (dim.counts, dim.default_n) == (dim1.counts, dim1.default_n)
+    assert dim.half_width == pytest.approx(dim1.half_width, rel=rel)
+    assert dim.default_half_width == pytest.approx(dim1.default_half_width, rel=rel)
+    # the variances in the data's units: scale**2 times those at scale 1 where that is
+    # a float, None (not inf or 0) in the dictionary where it is not
+    for k, (v, v1) in enumerate(zip(plan.as_dict()["T2"].values(), plan1.t2)):
+        with np.errstate(over="ignore", under="ignore"):
+            expected = np.float64(v1) * np.float64(scale) ** 2
+        if np.isfinite(expected) and expected >= np.finfo(float).tiny:
+            assert v == pytest.approx(expected, rel=rel)
+            assert plan.t2[k] == v
+        else:
+            assert v is None
+
+
+@pytest.mark.parametrize("name", list(DESIGNS))
+@pytest.mark.parametrize("scale", SCALES)
+def test_plan_from_design_does_not_depend_on_the_unit(name, scale):
+    # 1e-300 said "the measurements do not vary" and 1e300 "not finite": the variances
+    # underflowed to 0 or overflowed to inf when squared
+    data, levels = DESIGNS[name]
+    at_one = _plan_and_dim(data, levels, 1.0)
+    assert at_one[0].dropped == DROPPED[name]
+    _assert_same_plan(_plan_and_dim(data, levels, scale), at_one, scale)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    name=st.sampled_from(sorted(DESIGNS)),
+    decimal=st.integers(-300, 300),
+    binary=st.integers(-1000, 1000),
+)
+def test_plan_from_design_is_unit_invariant_for_every_exponent(name, decimal, binary):
+    data, levels = DESIGNS[name]
+    at_one = _plan_and_dim(data, levels, 1.0)
+    _assert_same_plan(_plan_and_dim(data, levels, 10.0**decimal), at_one, 10.0**decimal)
+    # a power of two scales every value exactly: the scaled estimates, the counts and
+    # the half-widths are bit for bit those at scale 1
+    plan, dim = _plan_and_dim(data, levels, 2.0**binary)
+    assert plan.t2_scaled.tolist() == at_one[0].t2_scaled.tolist()
+    assert plan.exponent == at_one[0].exponent + binary
+    assert (dim.counts, dim.half_width, dim.default_half_width) == (
+        at_one[1].counts, at_one[1].half_width, at_one[1].default_half_width
+    )
+
+
+@pytest.mark.parametrize("scale", SCALES)
+def test_given_variances_do_not_depend_on_the_unit(scale):
+    # variances and mean of the same data in another unit: t2 * scale, mean * sqrt(scale)
+    t2, costs, mean = np.array([4e-4, 1e-5, 7e-4]), [10.0, 30.0], 0.5
+    levels = ("b", "e", "m")
+    a = ez.dimension(t2, costs, 1e5, mean=mean, levels=levels)
+    b = ez.dimension(t2 * scale, costs, 1e5, mean=mean * math.sqrt(scale), levels=levels)
+    assert b.counts == a.counts and b.plan.counts == a.plan.counts
+    assert b.half_width == pytest.approx(a.half_width, rel=1e-12)
+    assert b.default_half_width == pytest.approx(a.default_half_width, rel=1e-12)
+    assert b.plan.t2.tolist() == (t2 * scale).tolist()  # the given values, as given
+
+
+def test_given_variances_near_the_largest_float_do_not_overflow():
+    # the count is sqrt(c * 1e305 / 1e300) = sqrt(1e11): c * 1e305 alone overflowed to inf
+    plan = ez.plan_from_variances([1e300, 1e305], [1e6], ("b", "m"))
+    assert plan.counts == {"m": math.ceil(math.sqrt(1e11))}
+    assert ez.optimal_counts([1e300, 1e305], [1e6], below_one="clamp").tolist() == [
+        math.ceil(math.sqrt(1e11))
+    ]
+    # the variance of one measurement, 3 * 1e308, is beyond the floats; the one-level
+    # default's half-width is not therefore infinite
+    big = ez.dimension([1e308, 1e308, 1e308], [10.0, 30.0], 1e4, mean=1e154)
+    small = ez.dimension([1.0, 1.0, 1.0], [10.0, 30.0], 1e4, mean=1.0)
+    assert big.counts == small.counts and big.default_n == small.default_n
+    assert big.default_half_width == pytest.approx(small.default_half_width, rel=1e-12)
+    assert big.half_width == pytest.approx(small.half_width, rel=1e-12)

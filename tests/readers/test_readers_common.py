@@ -28,7 +28,7 @@ def test_design_from_ragged_deeper_levels():
     assert len(rec) == 2  # executions per binary, then measurements per execution
     assert str(rec[0].message) == (
         "f: --balance truncate kept the first 2 executions of every binary (1 binary with "
-        "3 executions, 1 binary with 2 executions; 1 binary cut, 2 measurements dropped)"
+        "3 executions, 1 binary with 2 executions; 1 binary cut, 2 measurements dropped: 18.2 % of all measurements)"
     )
     with pytest.raises(ez.InputError, match="unknown --balance mode 'pad'"):
         design_from_ragged(units, levels, balance="pad")

@@ -243,8 +243,13 @@ def test_random_tables_match_the_oracle(table, truncate):
                 warnings.simplefilter("ignore", ez.EsizeWarning)
                 got = read_benchmarks(p, **kw)
             design = got[None].design
-            assert design.levels == (*table.levels, "measurement")
+            levels = (*table.levels, "measurement")
+            dropped = len(levels) - len(shape)  # highest levels of one unit
+            assert design.levels == levels[dropped:]
             assert design.shape == shape
+            assert len(got[None].caveats) == dropped
+            assert all(c.startswith(f"a single {lev}:")
+                       for c, lev in zip(got[None].caveats, levels))
             assert design.data.ravel().tolist() == flat
         else:
             _, category, line = want
@@ -349,7 +354,7 @@ def test_unbalanced_table_error_and_truncate_warnings(tmp_path):
     assert [str(w.message) for w in rec] == [
         f"{p}: --balance truncate kept the first 2 measurements of every execution "
         "(5 executions with 3 measurements, 1 execution with 2 measurements; 5 executions "
-        "cut, 5 measurements dropped)"
+        "cut, 5 measurements dropped: 29.4 % of all measurements)"
     ]
     np.testing.assert_array_equal(got[None].design.data, data[..., :2])
 

@@ -32,6 +32,7 @@ WORDS = {
     "non-positive": "non-positive",
     "subnormal": "smallest normal double",
     "unbalanced": "unbalanced",
+    "single": "a single measurement in all",
 }
 
 
@@ -141,4 +142,10 @@ def expected(table: Table, truncate: bool = False):
         frontier = [child for children in kept for child in children]
     # frontier: per lowest-level group, its first m values, in nesting order
     flat = [v for group in frontier for v in group]
+    # a highest level with one unit is analysed with the level below as the top (with a
+    # caveat); a single measurement in all is an error
+    while len(shape) > 1 and shape[0] == 1:
+        shape = shape[1:]
+    if shape[0] < 2:
+        return "error", "single", None
     return "design", flat, tuple(shape)

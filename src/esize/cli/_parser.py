@@ -229,7 +229,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("compare", help="CI for the ratio of means NEW/OLD and a verdict")
     p.add_argument("old", help="measurements of the old (baseline) system")
-    p.add_argument("new", help="measurements of the new system (same design)")
+    p.add_argument(
+        "new",
+        nargs="?",
+        default=None,
+        help="measurements of the new system (its design may differ); without it, the "
+        "commands of a hyperfine export OLD are compared with its first",
+    )
     _add_input_options(p, plot=True)
     p.add_argument("--alpha", type=alpha_arg, default=0.05, help="1 - confidence (default 0.05)")
     p.add_argument("--normal", action="store_true", help="Fieller with the normal quantile")

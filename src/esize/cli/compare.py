@@ -32,14 +32,29 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from .._bootstrap import SuiteInterval, check_resamples, geometric_mean_ratio_ci, parse_scheme
+from .._bootstrap import (
+    SuiteInterval,
+    check_resamples,
+    geometric_mean_ratio_ci,
+    pair_schemes,
+    scheme_label,
+)
 from .._decision import describe, verdict
 from .._design import Design
-from .._errors import EsizeError
+from .._errors import EsizeError, InputError
 from .._intervals import Interval, fieller_ci
-from ..readers import align_pair, match_benchmarks
+from ..readers import align_pair, match_benchmarks, names_text
 from ..readers.units import UnitInfo
-from ._shared import Column, format_table, num, progress_bar, read_input, save_plot, unit_text
+from ._shared import (
+    Column,
+    format_table,
+    num,
+    progress_bar,
+    read_input,
+    save_plot,
+    select,
+    unit_text,
+)
 
 __all__ = [
     "Pair",
@@ -74,9 +89,14 @@ class Pair:
     unit : UnitInfo
         The old file's unit; the new design has been converted into it.
     old, new : Design
-        The two designs, of the same levels and shape.
-    scheme : str
-        Bootstrap resampling scheme (``"RRR"``, ``"RNR"``, ``"FLAT"``, ...).
+        The two designs; they may differ in counts and even in levels (each system's
+        variance comes from its own top-level units).
+    schemes : (str, str)
+        Bootstrap resampling scheme of each system (``"RRR"``, ``"RNR"``,
+        ``"FLAT"``, ...).
+    caveats : tuple of str
+        What reading the files found worth saying (a single fork, say), each
+        starting with ``old:`` or ``new:``.
     """
 
     name: str | None
@@ -84,7 +104,8 @@ class Pair:
     unit: UnitInfo
     old: Design
     new: Design
-    scheme: str
+    schemes: tuple
+    caveats: tuple = ()
     old_mean: float = field(init=False)
     new_mean: float = field(init=False)
 
@@ -95,6 +116,15 @@ class Pair:
     @property
     def ratio(self) -> float:
         return self.new_mean / self.old_mean
+
+    @property
+    def scheme(self) -> str:
+        """The scheme, or ``OLD/NEW`` when the systems are resampled differently."""
+        return scheme_label(self.schemes)
+
+    @property
+    def same_design(self) -> bool:
+        return self.old.counts == self.new.counts
 
 
 @dataclass(frozen=True)
@@ -181,6 +211,9 @@ class CompareRow:
         out["description"] = self.description
         out["caveats"] = list(self.caveats)
         out["design"] = {"old": p.old.counts, "new": p.new.counts}
+        if not p.same_design:
+            out["design_old"] = p.old.counts
+            out["design_new"] = p.new.counts
         return out
 
     def render_lines(self) -> list[str]:
@@ -195,6 +228,8 @@ class CompareRow:
             f"ratio new/old   {p.ratio:.6g}   (old mean {p.old_mean:.6g}, "
             f"new mean {p.new_mean:.6g})"
         )
+        if not p.same_design:
+            lines.append(f"designs         old {design_text(p.old)}; new {design_text(p.new)}")
         if self.fieller is not None:
             f = self.fieller
             lines.append(
@@ -303,7 +338,10 @@ class CompareResult:
     only_in_old, only_in_new : list
         Names found in one file only.
     suite : SuiteRow or None
-        The geometric mean, for two or more benchmarks.
+        The geometric mean, for two or more benchmarks of two files.
+    baseline : str or None
+        The command every other one is compared with, when one hyperfine file is
+        compared within itself (``new`` is then None).
     """
 
     old: str
@@ -316,14 +354,18 @@ class CompareResult:
     only_in_old: list = field(default_factory=list)
     only_in_new: list = field(default_factory=list)
     suite: SuiteRow | None = None
+    baseline: str | None = None
 
     _SINGLE = ("ratio", "old", "new", "alpha", "threshold", "fieller", "bootstrap",
-               "verdict", "verdict_method", "description")
+               "verdict", "verdict_method", "description", "caveats", "design_old",
+               "design_new", "warmup")
 
     def to_json(self) -> dict:
         """JSON-ready dictionary; a single benchmark's fields are repeated at the top."""
         benchmarks = [r.to_json() for r in self.rows]
         out: dict = {"files": {"old": self.old, "new": self.new}}
+        if self.baseline is not None:
+            out["baseline"] = self.baseline
         if len(benchmarks) == 1:
             one = benchmarks[0]
             out.update({k: one[k] for k in self._SINGLE if k in one})
@@ -338,6 +380,8 @@ class CompareResult:
 
     def render_text(self) -> str:
         """The text printed without ``--json``: one block, or a table for a suite."""
+        if self.baseline is not None:
+            return "\n".join(self._baseline_blocks())
         if self.suite is None:
             return "\n".join(self.rows[0].render_lines())
         return "\n".join(self._suite_table())
@@ -400,6 +444,13 @@ class CompareResult:
             )
         return lines
 
+    def _baseline_blocks(self) -> list[str]:
+        lines = [f"file            {self.old}   ({self.old_format})",
+                 f"baseline        {self.baseline}  (every other command is new, it is old)"]
+        for r in self.rows:
+            lines += ["", *r.render_lines()]
+        return lines
+
     def _parametric_lines(self, pad: str) -> list[str]:
         p = self.suite.interval.parametric
         if p is None:
@@ -441,8 +492,33 @@ class CompareResult:
 
 
 # -- the computation ---------------------------------------------------------------------
+def design_text(design: Design) -> str:
+    """``"20 x 3 (process > value)"``."""
+    return f"{' x '.join(map(str, design.shape))} ({' > '.join(design.levels)})"
+
+
+def _schemes(args, old: Design, new: Design, wants_boot: bool) -> tuple[str, str]:
+    try:
+        schemes = pair_schemes(args.scheme, old.n_levels, new.n_levels)
+    except EsizeError as exc:
+        raise EsizeError(f"--scheme: {exc}") from None
+    if wants_boot and any("R" not in sch and sch != "FLAT" for sch in schemes):
+        raise EsizeError(
+            f"scheme {scheme_label(schemes)!r} resamples no level of a system; use at least "
+            "one R, or FLAT"
+        )
+    return schemes
+
+
+def _reading_caveats(bo, bn) -> tuple[str, ...]:
+    return tuple(f"old: {c}" for c in bo.caveats) + tuple(f"new: {c}" for c in bn.caveats)
+
+
 def read_pairs(args) -> tuple[str, str, list[Pair], list, list]:
     """Read both files, pair their benchmarks and make every pair comparable.
+
+    The two systems of a pair may have different designs; each is resampled within
+    itself and contributes the variance of its own top-level means.
 
     Returns
     -------
@@ -453,8 +529,7 @@ def read_pairs(args) -> tuple[str, str, list[Pair], list, list]:
     Raises
     ------
     EsizeError
-        Unreadable files, nothing to compare, designs that differ, or a scheme
-        that resamples nothing.
+        Unreadable files, nothing to compare, or a scheme that does not fit.
     """
     fo, old_b = read_input(args.old, args)
     fn, new_b = read_input(args.new, args)
@@ -466,14 +541,52 @@ def read_pairs(args) -> tuple[str, str, list[Pair], list, list]:
     for name, new_name, bo, bn in matching.pairs:
         old, new = align_pair(
             bo, bn, name=name, new_name=new_name, old_source=args.old, new_source=args.new,
-            balance=args.balance,
         )
-        n_levels = old.n_levels
-        scheme = parse_scheme("R" * n_levels if args.scheme is None else args.scheme, n_levels)
-        if wants_boot and "R" not in scheme and scheme != "FLAT":
-            raise EsizeError(f"scheme {scheme!r} resamples no level; use at least one R, or FLAT")
-        pairs.append(Pair(name, new_name, bo.unit, old, new, scheme))
+        pairs.append(Pair(name, new_name, bo.unit, old, new,
+                          _schemes(args, old, new, wants_boot), _reading_caveats(bo, bn)))
     return fo, fn, pairs, matching.only_old, matching.only_new
+
+
+def baseline_pairs(args) -> tuple[str, str, list[Pair]]:
+    """Every command of one hyperfine export against the first, its baseline.
+
+    This is what hyperfine's own summary does (``'b' ran 1.5 times faster than
+    'a'``). ``--benchmark`` picks the commands; the first picked is the baseline.
+
+    Returns
+    -------
+    (str, str, list of Pair)
+        The format, the baseline command, and one pair per other command (named
+        after it).
+
+    Raises
+    ------
+    InputError
+        The file is not a hyperfine export, or it holds fewer than two commands.
+    """
+    fmt, benches = read_input(args.old, args)
+    if fmt != "hyperfine":
+        raise InputError(
+            args.old,
+            f"compare needs a NEW file to compare with; one file alone is compared command "
+            f"by command only when it is a hyperfine export (this is {fmt})",
+        )
+    benches = select(args.old, benches, args.benchmark)
+    if len(benches) < 2:
+        raise InputError(
+            args.old,
+            f"one command ({names_text(list(benches))}); comparing within one hyperfine "
+            "file needs two or more (or give a NEW file)",
+        )
+    wants_boot = args.method != "fieller"
+    (base, bo), *others = benches.items()
+    pairs = []
+    for name, bn in others:
+        old, new = align_pair(bo, bn, name=base, new_name=name, old_source=args.old,
+                              new_source=args.old)
+        pairs.append(Pair(name, name, bo.unit, old, new, _schemes(args, old, new, wants_boot),
+                          _reading_caveats(bo, bn)))
+    return fmt, base, pairs
 
 
 def directions(pairs: list[Pair]) -> tuple[list[bool], bool]:
@@ -490,13 +603,14 @@ def fresh_seed() -> int:
 
 
 def suite_bootstrap(pairs: list[Pair], *, resamples: int, alpha: float, seed: int,
-                    invert: list[bool], progress=None, normal: bool = False) -> SuiteInterval:
+                    invert: list[bool], progress=None, normal: bool = False,
+                    parametric: bool | None = None) -> SuiteInterval:
     """Bootstrap every pair (each with its own stream) and the geometric mean.
 
     A single unnamed pair draws from ``seed`` itself, so its interval equals
     :func:`esize.bootstrap_ratio_ci` with that seed; named pairs draw from streams
     derived from their names. Two or more pairs also get the parametric interval of
-    the geometric mean (t, or normal with ``normal``).
+    the geometric mean (t, or normal with ``normal``) unless ``parametric`` is False.
     """
     unnamed = len(pairs) == 1 and pairs[0].name is None
     return geometric_mean_ratio_ci(
@@ -509,7 +623,7 @@ def suite_bootstrap(pairs: list[Pair], *, resamples: int, alpha: float, seed: in
         invert=invert,
         progress=progress,
         normal=normal,
-        parametric=len(pairs) >= 2,
+        parametric=len(pairs) >= 2 if parametric is None else parametric,
     )
 
 
@@ -538,14 +652,15 @@ def benchmark_caveats(pair: Pair, fieller: Interval | None, boot: Interval | Non
         if boot is not None:
             text += "; the bootstrap interval is shown, but no verdict is drawn from it"
         out.append(text)
-    units = min(pair.old.shape[0], pair.new.shape[0])
+    few = min((pair.old, pair.new), key=lambda d: d.shape[0])
+    units = few.shape[0]
     if boot is not None and units < MIN_BOOTSTRAP_UNITS:
         out.append(
             f"the bootstrap interval rests on {units} top-level units "
-            f"({pair.old.levels[0]}); with fewer than {MIN_BOOTSTRAP_UNITS} the percentile "
+            f"({few.levels[0]}); with fewer than {MIN_BOOTSTRAP_UNITS} the percentile "
             f"bootstrap is too narrow (it covers the ratio less often than {conf})"
         )
-    return tuple(out)
+    return tuple(pair.caveats) + tuple(out)
 
 
 def benchmark_row(pair: Pair, fieller: Interval | None, boot: Interval | None, *, alpha: float,
@@ -596,19 +711,26 @@ def suite_row(pairs: list[Pair], suite: SuiteInterval, *, threshold: float, seed
 
 
 def compare(args) -> CompareResult:
-    """Compare the two files of ``args`` (options as parsed by the command line)."""
-    fo, fn, pairs, only_old, only_new = read_pairs(args)
+    """Compare the two files of ``args`` (options as parsed by the command line); without
+    a new file, the commands of one hyperfine export with its first."""
+    baseline = None
+    if args.new is None:
+        fo, baseline, pairs = baseline_pairs(args)
+        fn, only_old, only_new = fo, [], []
+    else:
+        fo, fn, pairs, only_old, only_new = read_pairs(args)
     want_fieller = args.method in ("fieller", "both")
     want_boot = args.method in ("bootstrap", "both")
+    want_suite = baseline is None and len(pairs) >= 2
     invert, mixed = directions(pairs)
     suite = seed = None
-    if want_boot or len(pairs) >= 2:
+    if want_boot or want_suite:
         check_resamples_option(args.resamples, args.alpha, len(pairs))
         seed = args.seed if args.seed is not None else fresh_seed()
         with progress_bar(2 * len(pairs) * args.resamples, enabled=not args.json) as progress:
             suite = suite_bootstrap(pairs, resamples=args.resamples, alpha=args.alpha,
                                     seed=seed, invert=invert, progress=progress,
-                                    normal=args.normal)
+                                    normal=args.normal, parametric=want_suite)
     rows = [
         benchmark_row(
             p,
@@ -623,11 +745,11 @@ def compare(args) -> CompareResult:
         for j, p in enumerate(pairs)
     ]
     srow = None
-    if len(pairs) >= 2:
+    if want_suite:
         srow = suite_row(pairs, suite, threshold=args.threshold, seed=seed, invert=invert,
                          mixed=mixed)
     return CompareResult(args.old, args.new, fo, fn, args.alpha, args.threshold, rows,
-                         only_old, only_new, srow)
+                         only_old, only_new, srow, baseline)
 
 
 def cmd_compare(args) -> CompareResult:

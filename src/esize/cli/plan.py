@@ -19,6 +19,12 @@ highest first), ``half_width_pct``, ``default_n`` and ``default_half_width_pct``
 A half-width is a number, or the string ``"inf"`` when the design cannot give an
 interval (the one-level default when the budget buys fewer than 2 of its samples);
 it is never ``null``.
+
+Counts, half-widths and dropped levels do not depend on the unit of measure: they
+are computed from variances relative to each other and to the squared mean, in the
+data's scaled units, so values near 1e-300 or 1e300 are planned like any other. A
+variance ``T2`` beyond the range of floats (the square of such values) is ``null``
+in the JSON output, as in ``esize summary``.
 """
 
 from __future__ import annotations
@@ -277,7 +283,16 @@ def make_plans(args) -> PlanResult:
     _check_budget(args.budget)
     costs = [] if args.costs is None else list(args.costs)
     rows, for_options, dims = [], [], []
-    for name, (design, unit) in benches.items():
+    for name, bench in benches.items():
+        design, unit = bench
+        if bench.unobserved:
+            level = bench.unobserved[0]
+            raise InputError(
+                args.data,
+                f"{prefix(name)}a single {level}: the variation between {plural(level)} is "
+                f"not observed, so no plan can say how many to measure; plan from a pilot "
+                f"with 2 or more {plural(level)}",
+            )
         require_replication(args.data, name, design)
         _check_costs(args.data, name, args.costs, design.n_levels, design.levels)
         try:

@@ -60,6 +60,11 @@ class SummaryRow:
         Interval for the mean.
     variance : VarianceComponents
         Per-level variance estimates.
+    caveats : tuple of str
+        What to know before trusting the interval (for example that a single fork
+        was measured); empty when nothing needs saying.
+    warmup : dict or None
+        The warm-up dropped (``--warmup``), as in the JSON output.
     """
 
     name: str | None
@@ -67,15 +72,18 @@ class SummaryRow:
     counts: dict
     ci: Interval
     variance: VarianceComponents
+    caveats: tuple = ()
+    warmup: dict | None = None
 
     @property
     def levels(self) -> list[str]:
         return list(self.counts)
 
     def to_json(self) -> dict:
-        """JSON-ready dictionary (name, unit, levels, counts, mean, ci, variance)."""
+        """JSON-ready dictionary (name, unit, levels, counts, mean, ci, variance,
+        caveats, and warmup when it was asked for)."""
         ci = self.ci
-        return {
+        out = {
             "name": self.name,
             **self.unit.as_dict(),
             "levels": self.levels,
@@ -84,7 +92,11 @@ class SummaryRow:
             "ci": {"method": ci.method, "alpha": ci.alpha, "lower": num(ci.lower),
                    "upper": num(ci.upper)},
             "variance": _variance_json(self.variance),
+            "caveats": list(self.caveats),
         }
+        if self.warmup is not None:
+            out["warmup"] = self.warmup
+        return out
 
     def render_lines(self) -> list[str]:
         """The benchmark's block of the text output."""
@@ -107,7 +119,8 @@ class SummaryRow:
              _variance_text(vc.T2[k], vc.T2_scaled[k], vc.exponent), vc.S_pct[k], vc.T_pct[k])
             for k, (name, n) in enumerate(counts.items())
         ]
-        return lines + format_table(_LEVEL_TABLE, rows)
+        lines += format_table(_LEVEL_TABLE, rows)
+        return lines + [f"caveat      {c}" for c in self.caveats]
 
     def plot_row(self) -> dict:
         """What :func:`esize.cli._plots.summary_figure` draws of this benchmark."""
@@ -182,7 +195,8 @@ class SummaryResult:
         out: dict = {"file": self.file}
         if len(benchmarks) == 1:
             one = benchmarks[0]
-            out.update({k: one[k] for k in ("levels", "counts", "mean", "ci", "variance")})
+            out.update({k: one[k] for k in ("levels", "counts", "mean", "ci", "variance",
+                                            "caveats")})
         out["benchmarks"] = benchmarks
         return out
 
@@ -201,15 +215,18 @@ def summarize(args) -> SummaryResult:
     fmt, benches = read_input(args.data, args)
     benches = select(args.data, benches, args.benchmark)
     rows = []
-    for name, (design, unit) in benches.items():
+    for name, bench in benches.items():
+        design = bench.design
         require_replication(args.data, name, design)
         rows.append(
             SummaryRow(
                 name=name,
-                unit=unit,
+                unit=bench.unit,
                 counts=design.counts,
                 ci=mean_ci(design, alpha=args.alpha, normal=args.normal),
                 variance=variance_components(design),
+                caveats=bench.caveats,
+                warmup=bench.warmup,
             )
         )
     return SummaryResult(args.data, fmt, rows)

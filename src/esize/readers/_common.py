@@ -15,9 +15,9 @@ import stat
 import warnings
 import zlib
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
 
 import numpy as np
 
@@ -50,16 +50,33 @@ __all__ = [
     "subnormal_problem",
     "trim",
     "finish",
+    "single_unit_caveat",
+    "drop_single_top",
 ]
 
 BALANCE_MODES = ("truncate",)
 
 
-class Benchmark(NamedTuple):
-    """One benchmark read from a file: its balanced design and its unit."""
+@dataclass(frozen=True)
+class Benchmark:
+    """One benchmark read from a file: its balanced design and its unit.
+
+    It unpacks as ``design, unit``. ``caveats`` are what a reader of any result
+    computed from it must know (empty when nothing needs saying), for example that
+    the file holds a single fork, so that variation between forks is not observed;
+    ``warmup`` describes the warm-up dropped (None when none was asked for);
+    ``unobserved`` names the highest levels of which the file held a single unit
+    (they are not in ``design``).
+    """
 
     design: Design
     unit: UnitInfo
+    caveats: tuple = ()
+    warmup: dict | None = None
+    unobserved: tuple = ()
+
+    def __iter__(self):
+        return iter((self.design, self.unit))
 
 
 # -- words ------------------------------------------------------------------------------
@@ -239,12 +256,19 @@ def _count_leaves(items, depth_below: int) -> int:
     return sum(_count_leaves(_items(node), depth_below - 1) for _, node in items)
 
 
-def truncation_note(source, benchmark, child, parent, lo, found, cut, dropped, lowest) -> str:
-    """The note of ``--balance truncate`` for one level."""
+def truncation_note(source, benchmark, child, parent, lo, found, cut, dropped, lowest,
+                    total: int | None = None) -> str:
+    """The note of ``--balance truncate`` for one level; with ``total`` (the
+    measurements before any cut) it says what share of the data was dropped."""
+    share = ""
+    if total:
+        pct = 100.0 * dropped / total
+        share = f": {pct:.3g} % of all {plural(lowest)}" + (
+            ", so the result rests on a small part of the data" if pct >= 50 else "")
     return (
         f"{source}: {prefix(benchmark)}--balance truncate kept the first {lo} "
         f"{plural(child, lo)} of every {parent} ({found}; {cut} "
-        f"{plural(parent, cut)} cut, {dropped} {plural(lowest, dropped)} dropped)"
+        f"{plural(parent, cut)} cut, {dropped} {plural(lowest, dropped)} dropped{share})"
     )
 
 
@@ -296,6 +320,7 @@ def design_from_ragged(
     levels = tuple(levels)
     check_balance_mode(balance, source)
     frontier = [((), _items(units))]
+    total = _count_leaves(frontier[0][1], len(levels) - 1)
     shape: list[int] = []
     for d, child in enumerate(levels):
         parent = levels[d - 1] if d > 0 else None
@@ -325,7 +350,8 @@ def design_from_ragged(
             after = sum(_count_leaves(items, below) for _, items in frontier)
             warnings.warn(
                 truncation_note(
-                    source, benchmark, child, parent, lo, found, cut, before - after, levels[-1]
+                    source, benchmark, child, parent, lo, found, cut, before - after, levels[-1],
+                    total,
                 ),
                 EsizeWarning,
                 stacklevel=2,
@@ -402,3 +428,69 @@ def finish(design: Design, source, benchmark, warmup: int) -> Design:
     """Check positivity, then trim the warm-up."""
     check_positive(design, source, benchmark)
     return trim(design, source, benchmark, warmup)
+
+
+# -- one unit at the top ------------------------------------------------------------------
+#: Units of a level that a caveat recommends measuring when a file holds one.
+RECOMMENDED_UNITS = 5
+
+
+def single_unit_caveat(level: str, option: str | None = None) -> str:
+    """The caveat of a file holding a single unit of ``level`` (one fork, one process).
+
+    ``option`` is the harness option that sets the count (``-f``, ``--processes``,
+    ``--benchmark_repetitions=``), None for a tidy table.
+    """
+    many = plural(level)
+    if option:
+        sep = "" if option.endswith("=") else " "
+        how = f"run with {option}{sep}{RECOMMENDED_UNITS} or more to observe it"
+    else:
+        how = f"measure {RECOMMENDED_UNITS} or more {many} to observe it"
+    return (
+        f"a single {level}: variation between {many} is not observed, so the interval "
+        f"is too narrow if {many} differ; {how}"
+    )
+
+
+def drop_single_top(
+    design: Design, source, benchmark, options: Mapping[str, str] | None = None
+) -> tuple[Design, tuple[str, ...], tuple[str, ...]]:
+    """Analyse a design whose highest level holds one unit with the level below as its top.
+
+    A JMH file of one fork, a pyperf file of one process: the variation between
+    forks or processes is not observed, but the measurements within the one unit
+    still say something. Every highest level with a single unit is dropped (its
+    unit's children become the top-level units), and a caveat says what is not
+    observed and, where ``options`` (level -> harness option) knows it, how to
+    observe it.
+
+    Returns
+    -------
+    (Design, tuple of str, tuple of str)
+        The design, unchanged when its top level has two or more units, the
+        caveats (one per level dropped), and the levels dropped.
+
+    Raises
+    ------
+    InputError
+        A single measurement in all: nothing varies, nothing can be said.
+    """
+    options = options or {}
+    caveats, dropped = [], []
+    while design.n_levels > 1 and design.shape[0] == 1:
+        level = design.levels[0]
+        dropped.append(level)
+        caveats.append(single_unit_caveat(level, options.get(level)))
+        design = Design(design.data[0], design.levels[1:])
+    if design.shape[0] < 2:
+        level = design.levels[0]
+        hint = options.get(level)
+        how = (f" (run with {hint}{'' if hint.endswith('=') else ' '}{RECOMMENDED_UNITS} or more)"
+               if hint else "")
+        raise InputError(
+            source,
+            f"{prefix(benchmark)}a single measurement in all; at least 2 are needed, "
+            f"better {RECOMMENDED_UNITS} or more {plural(level)}{how}",
+        )
+    return design, tuple(caveats), tuple(dropped)

@@ -123,9 +123,13 @@ def align_pair(
     new_name,
     old_source: str,
     new_source: str,
-    balance: str | None = None,
 ) -> tuple[Design, Design]:
-    """The two designs of one benchmark in the same unit and shape.
+    """The two designs of one benchmark in the same unit.
+
+    The designs may differ (a default pyperf run against a ``--rigorous`` one, 20
+    processes of CPython against 10 long processes of PyPy, one fork against five):
+    each system's mean and the variance of that mean come from its own top-level
+    units, so they are compared as they are. Nothing is cut to a common shape.
 
     Parameters
     ----------
@@ -135,9 +139,6 @@ def align_pair(
         The benchmark's name in each file (None for an unnamed tidy table).
     old_source, new_source : str
         The files, named in messages.
-    balance : {None, "truncate"}
-        With ``"truncate"``, designs of different shapes are both cut to the
-        smaller count of every level; otherwise that is an error.
 
     Returns
     -------
@@ -148,12 +149,12 @@ def align_pair(
     ------
     InputError
         Opposite directions (a rate against a time), units that do not convert,
-        different levels or shapes, or fewer than two top-level units.
+        or a system with fewer than two top-level units.
 
     Warns
     -----
     EsizeWarning
-        When values are converted or both designs truncated.
+        When values are converted.
     """
     uo, un = bo.unit, bn.unit
     old, new = bo.design, bn.design
@@ -178,33 +179,14 @@ def align_pair(
             EsizeWarning,
             stacklevel=2,
         )
-    if old.levels != new.levels:
-        raise InputError(
-            new_source,
-            f"{prefix(new_name)}levels {list(new.levels)} differ from {old_source}'s "
-            f"{list(old.levels)}",
-        )
-    if old.shape != new.shape:
-        if balance == "truncate":
-            shape = tuple(min(a, b) for a, b in zip(old.shape, new.shape))
-            cut = tuple(slice(0, n) for n in shape)
-            warnings.warn(
-                f"{prefix(name)}--balance truncate cut both systems to "
-                f"{dict(zip(old.levels, shape))} (old {dict(old.counts)}, new {dict(new.counts)})",
-                EsizeWarning,
-                stacklevel=2,
-            )
-            old, new = Design(old.data[cut], old.levels), Design(new.data[cut], new.levels)
-        else:
-            hint = "" if name is None else " (or use --balance truncate)"
+    # Each system's mean and its variance come from its own top-level units, so the
+    # two need not share a design: other counts, even other levels, are compared as
+    # they are (never cut to a common shape, which would throw away data).
+    for design, source, label in ((old, old_source, name), (new, new_source, new_name)):
+        if design.shape[0] < 2:
             raise InputError(
-                new_source,
-                f"{prefix(new_name)}design {dict(new.counts)} differs from {old_source}'s "
-                f"{dict(old.counts)}; both systems need the same repetition counts{hint}",
+                source,
+                f"{prefix(label)}level {design.levels[0]!r} has {design.shape[0]} unit(s); "
+                "at least 2 needed",
             )
-    if old.shape[0] < 2:
-        raise InputError(
-            old_source,
-            f"{prefix(name)}level {old.levels[0]!r} has {old.shape[0]} unit(s); at least 2 needed",
-        )
     return old, new

@@ -15,6 +15,7 @@ from ._common import (
     check_balance_mode,
     check_file,
     design_from_ragged,
+    drop_single_top,
     finish,
     open_text,
     parse_json,
@@ -199,7 +200,9 @@ def read_benchmarks(
         design = design_from_ragged(
             units, module.LEVELS, balance=balance, source=source, benchmark=name
         )
-        out[name] = Benchmark(finish(design, source, name, warmup), unit)
+        design = finish(design, source, name, warmup)
+        design, caveats, dropped = drop_single_top(design, source, name, module.NEXT_RUN_OPTIONS)
+        out[name] = Benchmark(design, unit, caveats, unobserved=dropped)
     return out
 
 

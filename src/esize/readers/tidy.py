@@ -38,6 +38,7 @@ from .._errors import DesignError, EsizeWarning, InputError
 from ._common import (
     Benchmark,
     check_file,
+    drop_single_top,
     os_reason,
     prefix,
     size_histogram,
@@ -493,6 +494,7 @@ def _design(rows: Table, levels, value, balance, source, name):
                 int(np.count_nonzero(cut.counts > cut.kept)),
                 cut.dropped,
                 design.levels[-1],
+                len(rows[value]),
             ),
             EsizeWarning,
             stacklevel=2,
@@ -608,7 +610,9 @@ def read(
         balance=balance,
         row_name=row_name,
     )
-    return {
-        name: Benchmark(trim(design, source, name, warmup), unit)
-        for name, (design, unit) in parsed.items()
-    }
+    out = {}
+    for name, (design, unit) in parsed.items():
+        design, caveats, dropped = drop_single_top(trim(design, source, name, warmup), source,
+                                                   name)
+        out[name] = Benchmark(design, unit, caveats, unobserved=dropped)
+    return out
