@@ -291,6 +291,42 @@ def test_hyperfine_compare_by_hand(harness, capsys):
     assert out["benchmarks"][0]["verdict"] == "faster"
 
 
+def test_one_hyperfine_file_compares_every_command_with_the_first(tmp_path, capsys):
+    doc = hyperfine_results("old")
+    third = dict(doc["results"][0], command="./prog lint big.txt",
+                 times=[t * 0.5 for t in doc["results"][0]["times"]])
+    doc["results"].append(third)
+    p = write_json(tmp_path / "three.json", doc)
+    out, err = run_json(["compare", p, "--seed", "4", "--resamples", "800"], capsys)
+    assert err == ""
+    assert out["baseline"] == "./prog parse big.txt" and "suite" not in out
+    base = ez.Design(doc["results"][0]["times"], ("run",))
+    assert [b["name"] for b in out["benchmarks"]] == ["./prog render big.txt",
+                                                      "./prog lint big.txt"]
+    for b, r in zip(out["benchmarks"], doc["results"][1:]):
+        f = ez.fieller_ci(base, ez.Design(r["times"], ("run",)))
+        assert (b["fieller"]["lower"], b["fieller"]["upper"]) == pytest.approx(
+            (f.lower, f.upper), rel=1e-12)
+    assert out["benchmarks"][1]["ratio"] == pytest.approx(0.5)
+    assert out["benchmarks"][1]["verdict"] == "faster"
+    # --benchmark picks the commands; the first picked is the baseline
+    picked, _ = run_json(["compare", p, "--benchmark", "./prog lint big.txt",
+                          "--benchmark", "./prog parse big.txt", "--method", "fieller"], capsys)
+    assert picked["baseline"] == "./prog lint big.txt"
+    assert picked["ratio"] == pytest.approx(2.0)
+    code, text, _ = cli(["compare", p, "--method", "fieller"], capsys)
+    assert code == 0 and text.startswith(f"file            {p}   (hyperfine)\nbaseline        "
+                                         "./prog parse big.txt")
+    one = write_json(tmp_path / "one.json", {"results": doc["results"][:1]})
+    assert_one_line_error(*cli(["compare", one], capsys), file=one, words=["two or more"])
+    assert_one_line_error(*cli(["compare", harness_file(tmp_path)], capsys),
+                          words=["hyperfine"])
+
+
+def harness_file(tmp_path) -> Path:
+    return write_json(tmp_path / "jmh.json", jmh_results("old"))
+
+
 def test_single_benchmark_files_pair_up_across_names(tmp_path, capsys):
     old, new = hyperfine_results("old"), hyperfine_results("new")
     o = write_json(tmp_path / "o.json", {"results": old["results"][:1]})
