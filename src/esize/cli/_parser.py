@@ -32,12 +32,12 @@ DROPPED_COST_RULES = ("fold", "replace")
 
 
 class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on stderr and exit status 2."""
+
     def _parse_optional(self, arg_string):
         if re.fullmatch(r"-[0-9.][0-9.eE+,-]*", arg_string):  # a negative number, not an option
             return None
         return super()._parse_optional(arg_string)
-
-    """An argument parser whose usage errors are one line on stderr and exit status 2."""
 
     def error(self, message: str) -> None:
         print(f"{self.prog}: error: {message}", file=sys.stderr)
