@@ -1,4 +1,5 @@
-"""Threshold decisions on a confidence interval for the ratio new/old.
+"""Threshold decisions on a confidence interval for the ratio new/old, and the
+ratio in words (:func:`describe`: percentages below a factor 2, factors from 2 on).
 
 A ratio below 1 means the new system takes less time (it is faster) when the
 measured quantity is a time; for rates (higher is better) the words swap, which
@@ -12,7 +13,7 @@ import math
 from ._errors import EsizeError
 from ._estimators import RELATIVE_TOLERANCE
 
-__all__ = ["verdict", "describe"]
+__all__ = ["verdict", "describe", "wording_note"]
 
 VERDICTS = ("faster", "slower", "same", "inconclusive")
 
@@ -71,18 +72,132 @@ def describe(
     bounded: bool = True,
     lower_is_better: bool = True,
 ) -> str:
-    """A sentence such as ``"new is 5.5 % faster (95 % CI 3.0 % .. 8.0 %)"``.
+    """The ratio new/old and its interval in words.
 
-    The change is expressed relative to the old system: ``1 - ratio`` for times.
+    Parameters
+    ----------
+    ratio : float
+        Point estimate of the ratio new/old of the measured quantity.
+    lower, upper : float
+        Limits of its confidence interval (infinite, zero or negative limits are
+        allowed; they are put in order if given the wrong way round).
+    alpha : float, default 0.05
+        One minus the confidence level.
+    bounded : bool, default True
+        False when the interval is unbounded (Fieller's interval when the old mean
+        is not distinguishable from zero): the sentence then gives the ratio only.
+    lower_is_better : bool, default True
+        True for times (a ratio below 1 is faster), False for rates such as
+        throughput (a ratio above 1 is faster).
+
+    Returns
+    -------
+    str
+        For example ``"new is 5.50 % faster (95 % CI 3.00 % .. 8.00 %)"``,
+        ``"new is 15.8x faster (95 % CI 14.9x .. 16.7x)"`` or
+        ``"new is 3.10 % faster (95 % CI 1.20 % slower .. 7.50 % faster)"``.
+
+    Notes
+    -----
+    Each of the three values (estimate, then the limit least in the estimate's
+    direction, then the one most in it) is worded on its own:
+
+    * a change of less than a factor 2 is a percentage of the old value of the
+      measured quantity: for times, "x % faster" is ``1 - ratio`` (x % less
+      time) and "x % slower" is ``ratio - 1`` (x % more time); for rates,
+      "x % faster" is ``ratio - 1`` (x % more operations per unit of time) and
+      "x % slower" is ``1 - ratio``;
+    * a change of a factor 2 or more is that factor, the larger of the two
+      values over the smaller: for times "Nx faster" is ``1 / ratio`` and
+      "Nx slower" is ``ratio``; for rates the other way round.
+
+    The two meet without a jump at the factor 2: a time ratio of 0.5 (half the
+    time) is "2.00x faster", 0.51 is "49.00 % faster" (49 % less time) and the
+    percentages of "faster" times never exceed 50 %; a time ratio of 1.99 is
+    "99.00 % slower" and 2 is "2.00x slower". A ratio within a relative
+    :math:`10^{-12}` of 1 is "no change" (the estimate reads "the same as old").
+    A limit at zero or below (times) or at infinity reads "∞x": the data
+    cannot bound the change in that direction.
+
+    When both limits lie on the estimate's side of 1 the word is said once,
+    after the estimate; otherwise every value carries its own word. A NaN or
+    negative estimate, or a NaN limit, is reported as undefined rather than given a
+    direction.
     """
     conf = f"{100 * (1 - alpha):g} %"
     if not bounded:
         return f"ratio new/old = {ratio:.4f}; the {conf} interval is unbounded"
-    change = (1.0 - ratio) * 100.0
-    lo, hi = (1.0 - upper) * 100.0, (1.0 - lower) * 100.0
-    if not lower_is_better:
-        change, lo, hi = -change, -hi, -lo
-    word = "faster" if change >= 0 else "slower"
-    if change < 0:
-        change, lo, hi = -change, -hi, -lo
-    return f"new is {change:.2f} % {word} ({conf} CI {lo:.2f} % .. {hi:.2f} %)"
+    if math.isnan(ratio) or ratio < 0.0:
+        return f"ratio new/old = {ratio:.4f}: the change is undefined"
+    amount, word = _change(ratio, lower_is_better)
+    head = "new is the same as old" if word == _NO_CHANGE else f"new is {amount} {word}"
+    if math.isnan(lower) or math.isnan(upper):
+        return f"{head} ({conf} CI undefined)"
+    lo, hi = sorted((lower, upper))
+    # least in the estimate's direction first: for a time that got faster, the
+    # upper limit of the ratio is the smaller speed-up
+    towards_lower = (word == "faster") == lower_is_better
+    first, second = (hi, lo) if word != _NO_CHANGE and towards_lower else (lo, hi)
+    a1, w1 = _change(first, lower_is_better)
+    a2, w2 = _change(second, lower_is_better)
+    if word != _NO_CHANGE and w1 == w2 == word:
+        return f"{head} ({conf} CI {a1} .. {a2})"
+    if w1 == w2 == _NO_CHANGE:
+        return f"{head} ({conf} CI no change at either limit)"
+    return f"{head} ({conf} CI {_phrase(a1, w1)} .. {_phrase(a2, w2)})"
+
+
+_NO_CHANGE = "no change"
+
+
+def wording_note(*, lower_is_better: bool = True) -> str:
+    """One line saying what the percentages and factors of :func:`describe` mean.
+
+    Parameters
+    ----------
+    lower_is_better : bool, default True
+        True for times, False for rates (higher is better).
+
+    Returns
+    -------
+    str
+        A legend to print under a table of descriptions.
+    """
+    if lower_is_better:
+        return ("for times, x % faster (slower) means x % less (more) time than old, "
+                "and from 2x on Nx faster (slower) means N times less (more) time")
+    return ("for rates, x % faster (slower) means an x % higher (lower) rate than old, "
+            "and from 2x on Nx faster (slower) means an N times higher (lower) rate")
+
+
+def _phrase(amount: str, word: str) -> str:
+    return word if word == _NO_CHANGE else f"{amount} {word}"
+
+
+def _change(r: float, lower_is_better: bool) -> tuple[str, str]:
+    """``(amount, word)`` of one ratio new/old: ``("15.8x", "faster")``,
+    ``("3.10 %", "slower")`` or ``("", "no change")`` (see :func:`describe`)."""
+    if abs(r - 1.0) <= RELATIVE_TOLERANCE:
+        return "", _NO_CHANGE
+    up = r > 1.0  # the measured quantity grew
+    word = "slower" if up == lower_is_better else "faster"
+    if r <= 0.0 or math.isinf(r):
+        return "∞x", word
+    factor = r if up else 1.0 / r
+    if factor >= 2.0:
+        return f"{_factor_text(factor)}x", word
+    pct = 100.0 * ((r - 1.0) if up else (1.0 - r))
+    return f"{pct:.2f} %", word
+
+
+def _factor_text(factor: float) -> str:
+    """Three significant digits without an exponent below a million."""
+    if math.isinf(factor):
+        return "∞"
+    if factor < 10.0:
+        return f"{factor:.2f}"
+    if factor < 100.0:
+        return f"{factor:.1f}"
+    if factor < 1e6:
+        return f"{factor:.0f}"
+    return f"{factor:.2e}"

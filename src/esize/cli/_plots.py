@@ -15,14 +15,28 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from .._atomic import atomic_write
+from .._decision import verdict
 from .._errors import EsizeError
+from ._names import abbreviate, wrap_name
 
-__all__ = ["PLOT_SUFFIXES", "compare_figure", "summary_figure", "save_figure"]
+__all__ = ["PLOT_SUFFIXES", "PLOT_DPI", "compare_figure", "summary_figure", "save_figure"]
 
 PLOT_SUFFIXES = (".png", ".pdf", ".svg")
+#: Resolution of the raster figures written by :func:`save_figure`.
+PLOT_DPI = 150
+#: From this many rows on, one row per benchmark in a small font (a forest plot).
+DENSE_FROM = 26
+#: The most benchmarks a figure draws; the others are said in its title.
+MAX_ROWS = 150
 _HATCHES = ("", "///", "xxx", "...", "\\\\\\", "ooo")
 _GREYS = ("0.35", "0.75", "1.0", "0.55", "0.9", "0.15")
-_MAX_LABEL = 42
+_MARKERS = ("o", "s", "^", "D", "v", "P")
+_WIDTH = 8.5  # inches: a page
+_ROW = 0.38  # inches per row, few rows (room for a two-line label)
+_DENSE_ROW = 0.15  # inches per row, many rows (6.5 pt labels on one line)
+_DENSE_FONT = 6.5
+_LABEL = 42  # characters of a label line
+_MAX_BARS_WIDTH = 16.0  # inches: wider grouped bars become one row per benchmark
 
 
 def _figure(width: float, height: float):
@@ -34,9 +48,34 @@ def _figure(width: float, height: float):
     return fig
 
 
-def _short(label: str) -> str:
-    label = str(label)
-    return label if len(label) <= _MAX_LABEL else label[: _MAX_LABEL - 1] + "…"
+def _middle(text: str, width: int) -> str:
+    """``text`` cut to ``width`` characters in its middle (both ends tell names apart)."""
+    if len(text) <= width:
+        return text
+    head = (width - 1) // 2
+    return text[:head] + "…" + text[len(text) - (width - 1 - head):]
+
+
+def _fit(name: str, width: int, max_lines: int) -> str:
+    """A label of at most ``max_lines`` lines of ``width`` characters: the name
+    wrapped at separators, the rest of a longer one cut in its middle."""
+    lines = wrap_name(name, width)
+    if len(lines) > max_lines:
+        lines = lines[: max_lines - 1] + [_middle("".join(lines[max_lines - 1:]), width)]
+    return "\n".join(line.rstrip() or line for line in lines)
+
+
+def _labels(names: Sequence, max_lines: int) -> tuple[str, list[str]]:
+    """The names' shared prefix (for the title) and what is left of each, fitted."""
+    prefix, short = abbreviate(str(n) for n in names)
+    return prefix, [_fit(s, _LABEL, max_lines) for s in short]
+
+
+def _prefix_line(prefix: str) -> str:
+    """A title line saying the names' shared prefix (at most three lines of it)."""
+    if not prefix:
+        return ""
+    return "\nnames after their shared prefix “" + _fit(prefix, 90, 3) + "”"
 
 
 def _ratio_axis_label(directions: set[bool]) -> str:
@@ -47,14 +86,84 @@ def _ratio_axis_label(directions: set[bool]) -> str:
     return "ratio of means, new / old (↑ rates: above 1 is faster)"
 
 
+def _finite(x) -> bool:
+    return x is not None and math.isfinite(x)
+
+
+def _log_key(ratio: float) -> float:
+    """Distance from no change, the same for a factor and its inverse."""
+    if not math.isfinite(ratio) or ratio <= 0:
+        return -1.0 if math.isnan(ratio) else math.inf
+    return abs(math.log(ratio))
+
+
+def _keep_extremes(order: list[int], key, max_rows: int) -> tuple[list, int]:
+    """``order`` (sorted) without its ``len(order) - max_rows`` rows of smallest
+    ``key``, a ``None`` standing where they were; and how many were left out.
+
+    The rows left out form one run in ``order`` when ``key`` is a distance from a
+    point of the sorted axis (from 1 for ratios); elsewhere each run gets its own
+    ``None``.
+    """
+    drop = len(order) - max_rows
+    if drop <= 0:
+        return list(order), 0
+    ranked = sorted(order, key=key)
+    gone = set(ranked[:drop])
+    out: list = []
+    for i in order:
+        if i in gone:
+            if not out or out[-1] is not None:
+                out.append(None)
+        else:
+            out.append(i)
+    return out, drop
+
+
+def _ratio_ticks(ax, lo: float, hi: float) -> None:
+    """A log axis from ``lo`` to ``hi`` with plain numbers 1, 2, 5, 10 ... as ticks."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
+
+    ax.set_xscale("log")
+    ticks = []
+    e = math.floor(math.log10(lo)) - 1
+    while 10.0**e <= hi * 10:
+        ticks += [m * 10.0**e for m in (1, 2, 5)]
+        e += 1
+    ticks = [t for t in ticks if lo <= t <= hi]
+    if len(ticks) > 12:
+        ticks = [t for t in ticks if math.isclose(10 ** round(math.log10(t)), t)]
+    ax.xaxis.set_major_locator(FixedLocator(ticks))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+
+
 def compare_figure(
     rows: Sequence[Mapping],
     *,
     threshold: float,
     alpha: float,
     suite: Mapping | None = None,
+    max_rows: int = MAX_ROWS,
 ):
     """Per-benchmark ratio new/old with its confidence interval.
+
+    Up to 25 benchmarks keep the order they are given in, with labels on up to two
+    lines. From :data:`DENSE_FROM` benchmarks on the figure is a forest plot: one
+    row per benchmark in a small font, sorted by ratio (smallest at the top), so
+    its height grows by 0.15 inch a row. Beyond ``max_rows`` benchmarks only the
+    ``max_rows`` farthest from no change (largest ``|log ratio|``, whichever the
+    direction) are drawn: those left out lie nearest 1, form one run of the sorted
+    rows and are counted there and in the title. A taller figure would no longer
+    fit a screen or page with readable labels, and columns side by side would
+    make a ratio hard to find on its axis; every benchmark is in the text and JSON
+    output.
+
+    Names lose the prefix they all share (said in the title, see
+    :func:`esize.cli._names.abbreviate`). A filled marker is a change beyond the
+    threshold (the verdict ``faster`` or ``slower``), a hollow one is not. The
+    axis is logarithmic when the values drawn are positive and span a factor of 4
+    or more, so that 2x faster and 2x slower lie as far from 1.
 
     Parameters
     ----------
@@ -66,66 +175,181 @@ def compare_figure(
     alpha : float
         One minus the confidence level (for the title).
     suite : mapping, optional
-        ``geometric_mean``, ``lower`` and ``upper`` of the suite, and ``inverted``
-        (names of rates that entered it as old/new), drawn below the benchmarks.
+        The suite's geometric mean, drawn below the benchmarks: ``geometric_mean``,
+        ``verdict_interval`` (``{"lower", "upper"}``, None for an infinite limit:
+        the interval the suite's verdict rests on, which is the one drawn), and
+        ``inverted`` (names of rates that entered it as old/new). Without
+        ``verdict_interval`` its ``lower`` and ``upper`` are drawn.
+    max_rows : int, default :data:`MAX_ROWS`
+        The most benchmarks drawn.
 
     Returns
     -------
     matplotlib.figure.Figure
     """
-    n = len(rows) + (1 if suite else 0)
-    fig = _figure(8.5, 1.4 + 0.38 * max(n, 2))
+    rows = list(rows)
+    n = len(rows)
+    dense = n >= DENSE_FROM
+    prefix, labels = _labels([r["name"] for r in rows], 1 if dense else 2)
+    if dense:
+        def ratio_order(i):
+            r = rows[i]["ratio"]
+            return (math.isnan(r), r)
+
+        order = sorted(range(n), key=ratio_order)
+        shown, omitted = _keep_extremes(order, lambda i: _log_key(rows[i]["ratio"]), max_rows)
+    else:
+        shown, omitted = list(range(n)), 0
+    slots = len(shown) + (1 if suite else 0)
+    pitch, font = (_DENSE_ROW, _DENSE_FONT) if dense else (_ROW, 9.0)
+    extra = 0.25 * _prefix_line(prefix).count("\n") + (0.25 if omitted else 0.0)
+    fig = _figure(_WIDTH, 1.9 + extra + pitch * max(slots, 2))
+    # one unit and direction for all: said once on the axis instead of on every row
+    mixed_units = len({_unit_tag(r) for r in rows}) > 1
     ax = fig.add_subplot()
-    ys = list(range(len(rows), 0, -1))
-    if suite:
-        ys = [y + 1 for y in ys]
-    labels, ticks = [], []
+    top = len(shown) + (1 if suite else 0)
+    ticks, tick_labels = [], []
     xs = [1.0 - threshold, 1.0 + threshold]
-    for y, row in zip(ys, rows):
+    pts = {True: ([], [], [], []), False: ([], [], [], [])}  # filled?: x, y, minus, plus
+    msize, cap, lw = (3.0, 1.5, 0.8) if dense else (5.0, 3.0, 1.2)
+    for slot, i in enumerate(shown):
+        y = top - slot
+        if i is None:
+            drawn = set(shown)
+            near = sorted(rows[j]["ratio"] for j in range(n) if j not in drawn)
+            ax.text(0.5, y, f"⋯ {omitted} benchmarks with ratios from {near[0]:.4g} to "
+                    f"{near[-1]:.4g} not shown ⋯", transform=ax.get_yaxis_transform(),
+                    ha="center", va="center", fontsize=font, color="0.3")
+            continue
+        row = rows[i]
         r = row["ratio"]
         lo, hi = row.get("lower"), row.get("upper")
-        xs.append(r)
-        if lo is None or hi is None or not (math.isfinite(lo) and math.isfinite(hi)):
-            ax.plot([r], [y], marker="o", color="black", linestyle="none")
-            ax.annotate("unbounded CI", (r, y), xytext=(6, 4), textcoords="offset points", fontsize=8)
+        lib = bool(row.get("lower_is_better", True))
+        if math.isfinite(r):
+            xs.append(r)
+        if _finite(lo) and _finite(hi):
+            xs += [lo, hi]
+            filled = verdict(lo, hi, threshold, lower_is_better=lib) in ("faster", "slower")
+            bucket = pts[filled]
+            bucket[0].append(r)
+            bucket[1].append(y)
+            bucket[2].append(max(r - lo, 0.0))
+            bucket[3].append(max(hi - r, 0.0))
         else:
+            ax.plot([r], [y], marker="o", color="black", markerfacecolor="white",
+                    linestyle="none", markersize=msize)
+            ax.annotate("unbounded CI", (r, y), xytext=(6, 0 if dense else 4),
+                        textcoords="offset points", fontsize=font - 1, va="center")
+        tick_labels.append(labels[i] + (_unit_tag(row) if mixed_units else ""))
+        ticks.append(y)
+    for filled, (px, py, minus, plus) in pts.items():
+        if px:
+            ax.errorbar(px, py, xerr=[minus, plus], fmt="o", color="black",
+                        markerfacecolor="black" if filled else "white", ecolor="black",
+                        elinewidth=lw, capsize=cap, markersize=msize)
+    if suite:
+        g = suite["geometric_mean"]
+        vi = suite.get("verdict_interval")
+        lo, hi = (vi.get("lower"), vi.get("upper")) if vi else (suite.get("lower"),
+                                                              suite.get("upper"))
+        xs.append(g)
+        ax.axhline(1.5, color="0.5", linewidth=0.6)
+        if _finite(lo) and _finite(hi):
             xs += [lo, hi]
             ax.errorbar(
-                [r], [y], xerr=[[r - lo], [hi - r]], fmt="o", color="black",
-                ecolor="black", elinewidth=1.2, capsize=3, markersize=5,
+                [g], [1], xerr=[[max(g - lo, 0.0)], [max(hi - g, 0.0)]], fmt="D",
+                color="black", markerfacecolor="white", ecolor="black",
+                elinewidth=1.4 if dense else 2.0, capsize=cap + 1, markersize=msize + 2,
+                label="suite",
             )
-        unit = row.get("unit") or ""
-        tag = "" if row.get("lower_is_better", True) else " ↑"
-        labels.append(_short(row["name"]) + (f" [{unit}{tag}]" if unit else tag))
-        ticks.append(y)
-    if suite:
-        g, lo, hi = suite["geometric_mean"], suite["lower"], suite["upper"]
-        xs += [g, lo, hi]
-        ax.axhline(1.5, color="0.5", linewidth=0.6)
-        ax.errorbar(
-            [g], [1], xerr=[[g - lo], [hi - g]], fmt="D", color="black", markerfacecolor="white",
-            ecolor="black", elinewidth=2.0, capsize=4, markersize=7,
-        )
-        labels.append("geometric mean" + (" (rates as old/new)" if suite.get("inverted") else ""))
+        else:
+            ax.plot([g], [1], marker="D", color="black", markerfacecolor="white",
+                    linestyle="none", markersize=msize + 2)
+            ax.annotate("unbounded CI", (g, 1), xytext=(6, 0 if dense else 4),
+                        textcoords="offset points", fontsize=font - 1, va="center")
+        tick_labels.append("geometric mean" + (" (rates as old/new)" if suite.get("inverted")
+                                               else ""))
         ticks.append(1)
-    ax.axvspan(1.0 - threshold, 1.0 + threshold, color="0.88", zorder=0,
-               label=f"threshold band 1 ± {threshold:g}")
-    ax.axvline(1.0, color="black", linestyle="--", linewidth=0.8, zorder=1, label="no change (1)")
-    lo_x, hi_x = min(xs), max(xs)
-    pad = 0.08 * (hi_x - lo_x) if hi_x > lo_x else 0.05
-    ax.set_xlim(lo_x - pad, hi_x + pad)
-    ax.set_ylim(0.4, max(ticks) + 0.6)
-    ax.set_yticks(ticks, labels)
-    ax.set_xlabel(_ratio_axis_label({bool(r.get("lower_is_better", True)) for r in rows}))
+    ax.axvspan(1.0 - threshold, 1.0 + threshold, color="0.88", zorder=0)
+    ax.axvline(1.0, color="black", linestyle="--", linewidth=0.8, zorder=1)
+    _ratio_limits(ax, xs)
+    ax.set_ylim(0.4, top + 0.6)
+    ax.set_yticks(ticks, tick_labels, fontsize=font)
+    ax.tick_params(axis="x", labelsize=font + 1)
+    if dense:
+        ax.tick_params(axis="x", top=True, labeltop=True)
+    xlabel = _ratio_axis_label({bool(r.get("lower_is_better", True)) for r in rows})
+    if rows and not mixed_units and rows[0].get("unit"):
+        xlabel += f"; every benchmark in {rows[0]['unit']}"
+    ax.set_xlabel(xlabel, fontsize=font + 1.5)
     conf = f"{100 * (1 - alpha):g} %"
-    ax.set_title(f"new / old with {conf} confidence intervals", fontsize=10)
-    ax.legend(loc="best", fontsize=8, frameon=True)
+    title = f"new / old with {conf} confidence intervals"
+    if dense:
+        title += f", {n} benchmarks sorted by ratio"
+    if omitted:
+        title += (f"\n{len(shown) - 1} drawn: the {omitted} nearest to no change "
+                  "are left out (all are in the text output)")
+    ax.set_title(title + _prefix_line(prefix), fontsize=10 if not dense else 9)
+    _compare_legend(fig, threshold, suite, dense)
     ax.grid(axis="x", color="0.9", linewidth=0.5)
     return fig
 
 
-def summary_figure(rows: Sequence[Mapping]):
-    """Relative variation of every level, one group of bars per benchmark.
+def _ratio_limits(ax, xs: list) -> None:
+    """x limits holding every finite value drawn, log scaled when they are positive
+    and span a factor of 4 or more."""
+    xs = [x for x in xs if math.isfinite(x)]
+    lo_x, hi_x = min(xs), max(xs)
+    if lo_x > 0 and hi_x / lo_x >= 4.0:
+        f = (hi_x / lo_x) ** 0.05
+        ax.set_xlim(lo_x / f, hi_x * f)
+        _ratio_ticks(ax, lo_x / f, hi_x * f)
+        return
+    pad = 0.08 * (hi_x - lo_x) if hi_x > lo_x else 0.05
+    ax.set_xlim(lo_x - pad, hi_x + pad)
+
+
+def _unit_tag(row: Mapping) -> str:
+    """`` [ns/op]``, `` [ops/s ↑]`` for a rate, `` ↑`` for a rate without unit."""
+    unit = row.get("unit") or ""
+    tag = "" if row.get("lower_is_better", True) else " ↑"
+    return f" [{unit}{tag}]" if unit else tag
+
+
+def _compare_legend(fig, threshold: float, suite, dense: bool) -> None:
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    handles = [
+        Patch(color="0.88", label=f"threshold band 1 ± {threshold:g}"),
+        Line2D([], [], color="black", linestyle="--", linewidth=0.8, label="no change (1)"),
+        Line2D([], [], color="black", marker="o", linestyle="none", markersize=5,
+               label="beyond the threshold (faster or slower)"),
+        Line2D([], [], color="black", marker="o", markerfacecolor="white", linestyle="none",
+               markersize=5, label="not beyond it (same or inconclusive)"),
+    ]
+    if suite:
+        handles.append(Line2D([], [], color="black", marker="D", markerfacecolor="white",
+                              linestyle="none", markersize=6,
+                              label="geometric mean, with the interval its verdict rests on"))
+    # below the axes, where it hides no row
+    fig.legend(handles=handles, loc="outside lower center", ncols=2,
+               fontsize=7 if dense else 8, frameon=False)
+
+
+def summary_figure(rows: Sequence[Mapping], *, max_rows: int = MAX_ROWS):
+    """Relative variation of every level of every benchmark.
+
+    A few benchmarks (up to 25, and grouped bars no wider than 16 inches) get
+    one group of bars per benchmark, in the order given. More get one row per
+    benchmark, a marker per level, sorted by the benchmark's total variation
+    (the square root of the sum of its levels' squared percentages, the most
+    variable at the top): like the percentages themselves, this order does not
+    depend on the unit of measure, which an order by mean would across
+    benchmarks of different units. Beyond ``max_rows`` benchmarks the least
+    variable are left out, and counted in the title.
+
+    Names lose the prefix they all share (said in the title).
 
     Parameters
     ----------
@@ -133,18 +357,30 @@ def summary_figure(rows: Sequence[Mapping]):
         One per benchmark with ``name``, ``levels`` (highest first) and ``T_pct``
         (the level's own variation, :math:`\\sqrt{\\max(T^2, 0)}` in percent of the
         mean) and ``T2`` (to mark levels whose estimate is not positive).
+    max_rows : int, default :data:`MAX_ROWS`
+        The most benchmarks drawn.
 
     Returns
     -------
     matplotlib.figure.Figure
     """
+    rows = list(rows)
     levels: list[str] = []
     for row in rows:
         for lv in row["levels"]:
             if lv not in levels:
                 levels.append(lv)
     k = len(levels)
-    fig = _figure(max(5.0, 1.2 + 1.1 * len(rows) * max(k, 1) * 0.6), 4.2)
+    bars_width = 1.2 + 1.1 * len(rows) * max(k, 1) * 0.6
+    if len(rows) < DENSE_FROM and bars_width <= _MAX_BARS_WIDTH:
+        return _summary_bars(rows, levels, max(5.0, bars_width))
+    return _summary_rows(rows, levels, max_rows)
+
+
+def _summary_bars(rows: list, levels: list, width: float):
+    k = len(levels)
+    prefix, labels = _labels([r["name"] for r in rows], 2)
+    fig = _figure(width, 4.2 + 0.25 * _prefix_line(prefix).count("\n"))
     ax = fig.add_subplot()
     width = 0.8 / max(k, 1)
     top = 0.0
@@ -166,14 +402,93 @@ def summary_figure(rows: Sequence[Mapping]):
             if flag:
                 ax.annotate("T²≤0", (x, 0), xytext=(0, 3), textcoords="offset points",
                             ha="center", fontsize=7, rotation=90)
-    ax.set_xticks(range(len(rows)), [_short(r["name"]) for r in rows],
+    ax.set_xticks(range(len(rows)), labels,
                   rotation=20 if len(rows) > 3 else 0, ha="right" if len(rows) > 3 else "center")
     ax.set_ylabel("variation of the level, √T² / mean (%)")
     ax.set_xlabel("benchmark")
     ax.set_ylim(0, top * 1.15 if top > 0 else 1)
-    ax.set_title("Where the variation comes from, level by level", fontsize=10)
+    ax.set_title("Where the variation comes from, level by level" + _prefix_line(prefix),
+                 fontsize=10)
     ax.legend(title="level", fontsize=8, title_fontsize=8)
     ax.grid(axis="y", color="0.9", linewidth=0.5)
+    return fig
+
+
+def _total(row: Mapping) -> float:
+    """A benchmark's total relative variation, for sorting (NaN counts as none)."""
+    vals = [v for v in row["T_pct"] if math.isfinite(v)]
+    return math.sqrt(sum(v * v for v in vals))
+
+
+def _summary_rows(rows: list, levels: list, max_rows: int):
+    from matplotlib.lines import Line2D
+
+    n, k = len(rows), len(levels)
+    dense = n >= DENSE_FROM
+    prefix, labels = _labels([r["name"] for r in rows], 1 if dense else 2)
+    order = sorted(range(n), key=lambda i: -_total(rows[i]))
+    shown, omitted = _keep_extremes(order, lambda i: _total(rows[i]), max_rows)
+    pitch, font = (_DENSE_ROW, _DENSE_FONT) if dense else (_ROW, 9.0)
+    extra = 0.25 * _prefix_line(prefix).count("\n") + (0.25 if omitted else 0.0)
+    fig = _figure(_WIDTH, 1.9 + extra + pitch * max(len(shown), 2))
+    ax = fig.add_subplot()
+    top = len(shown)
+    spread = 0.6 / max(k, 1)  # the levels of one row side by side, within the row
+    ticks, tick_labels, right = [], [], 0.0
+    by_level = {lv: ([], [], []) for lv in levels}  # x, y, T2 <= 0
+    for slot, i in enumerate(shown):
+        y = top - slot
+        if i is None:
+            ax.text(0.5, y, f"⋯ the {omitted} least variable benchmarks not shown ⋯",
+                    transform=ax.get_yaxis_transform(), ha="center", va="center",
+                    fontsize=font, color="0.3")
+            continue
+        row = rows[i]
+        for lv, pct, t2 in zip(row["levels"], row["T_pct"], row["T2"]):
+            j = levels.index(lv)
+            xs_, ys_, flags = by_level[lv]
+            xs_.append(pct)
+            ys_.append(y + spread * ((k - 1) / 2 - j))
+            flags.append(t2 <= 0)
+            if math.isfinite(pct):
+                right = max(right, pct)
+        ticks.append(y)
+        tick_labels.append(labels[i])
+    msize = 4.0 if dense else 6.0
+    for j, lv in enumerate(levels):
+        xs_, ys_, flags = by_level[lv]
+        for flag in (False, True):
+            px = [x for x, f in zip(xs_, flags) if f == flag]
+            py = [y for y, f in zip(ys_, flags) if f == flag]
+            if px:
+                ax.plot(px, py, linestyle="none", marker=_MARKERS[j % len(_MARKERS)],
+                        markersize=msize, color="black", markeredgewidth=0.7,
+                        markerfacecolor="white" if flag else _GREYS[j % len(_GREYS)])
+    ax.set_yticks(ticks, tick_labels, fontsize=font)
+    ax.set_ylim(0.4, top + 0.6)
+    ax.set_xlim(0, right * 1.1 if right > 0 else 1)
+    ax.tick_params(axis="x", labelsize=font + 1)
+    if dense:
+        ax.tick_params(axis="x", top=True, labeltop=True)
+    ax.set_xlabel("variation of the level, √T² / mean (%)", fontsize=font + 1.5)
+    title = "Where the variation comes from, level by level"
+    title += f": {n} benchmarks, the most variable at the top"
+    if omitted:
+        title += (f"\n{len(shown) - 1} drawn: the {omitted} least variable are left out "
+                  "(all are in the text output)")
+    ax.set_title(title + _prefix_line(prefix), fontsize=9 if dense else 10)
+    handles = [
+        Line2D([], [], linestyle="none", marker=_MARKERS[j % len(_MARKERS)], color="black",
+               markerfacecolor=_GREYS[j % len(_GREYS)], markersize=6, label=lv)
+        for j, lv in enumerate(levels)
+    ]
+    handles.append(Line2D([], [], linestyle="none", marker="o", color="black",
+                          markerfacecolor="white", markersize=6,
+                          label="hollow: T² ≤ 0 (no variation of its own)"))
+    fig.legend(handles=handles, loc="outside lower center", ncols=min(k + 1, 4), fontsize=7,
+               frameon=False, title="level", title_fontsize=7)
+    ax.grid(axis="x", color="0.9", linewidth=0.5)
+    ax.grid(axis="y", color="0.95", linewidth=0.5)
     return fig
 
 
@@ -192,5 +507,5 @@ def save_figure(fig, path: str | os.PathLike) -> None:
     if suffix not in PLOT_SUFFIXES:
         raise EsizeError(f"{p}: plots are written as {', '.join(PLOT_SUFFIXES)}, not {suffix or 'no extension'}")
     buf = io.BytesIO()
-    fig.savefig(buf, format=suffix[1:], dpi=150)
+    fig.savefig(buf, format=suffix[1:], dpi=PLOT_DPI)
     atomic_write(p, buf.getvalue())
