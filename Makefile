@@ -53,6 +53,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_startup.py
 	$(BIN)/python benchmarks/bench_bootstrap.py
 	$(BIN)/python benchmarks/bench_compare.py
+	$(BIN)/python benchmarks/bench_warmup.py
 
 clean-venv:
 	rm -rf $(VENV)

@@ -6,7 +6,8 @@ variance estimates, optimal repetition counts, parametric (t / normal, Fieller,
 delta) and hierarchical bootstrap confidence intervals, and threshold decisions.
 
 The functions live in private modules (``esize._design``, ``_estimators``,
-``_intervals``, ``_bootstrap``, ``_planning``, ``_decision``, ``_errors``) and are
+``_intervals``, ``_bootstrap``, ``_planning``, ``_decision``, ``_warmup``,
+``_errors``) and are
 used from here; the readers of harness result files are in :mod:`esize.readers`,
 the command line in :mod:`esize.cli`. Importing ``esize`` loads numpy only.
 """
@@ -44,6 +45,7 @@ from ._intervals import (
     geometric_mean_limits,
     geometric_mean_ratio_parametric,
     mean_ci,
+    welch_df,
 )
 from ._planning import (
     Dimensioning,
@@ -55,6 +57,7 @@ from ._planning import (
     plan_from_design,
     plan_from_variances,
 )
+from ._warmup import SteadyState, WarmupReport, auto_warmup, detect_steady_state
 
 __version__ = "0.2.0"
 
@@ -79,6 +82,7 @@ __all__ = [
     "delta_ci",
     "geometric_mean_limits",
     "geometric_mean_ratio_parametric",
+    "welch_df",
     # bootstrap
     "BootstrapResult",
     "SuiteInterval",
@@ -107,4 +111,9 @@ __all__ = [
     "DesignError",
     "InputError",
     "EsizeWarning",
+    # warm-up inside the values (changepoints; needs the ruptures package)
+    "SteadyState",
+    "WarmupReport",
+    "detect_steady_state",
+    "auto_warmup",
 ]

@@ -260,10 +260,13 @@ def test_where_with_benchmarks_unknown_value(tmp_path, capsys):
 
 
 def test_warmup_leaving_one_measurement(we, capsys):
-    # --warmup 1 leaves one measurement per execution: not enough for the estimators
-    assert_one_line_error(
-        *cli(["summary", we, "--warmup", "1"], capsys), file=we, words=["measurement", "at least 2"]
-    )
+    """--warmup 1 leaves one measurement per execution: the execution is then the
+    lowest level (its one value is its mean), and the warm-up is reported."""
+    out = cli_json(["summary", we, "--warmup", "1"], capsys)
+    assert out["counts"] == {"binary": 3, "execution": 2}
+    assert out["mean"] == pytest.approx(np.asarray(WE_DATA)[..., 1].mean())
+    assert out["benchmarks"][0]["warmup"] == {"mode": "fixed", "per_group": 1, "dropped": 6}
+    assert out["caveats"] == []
 
 
 def test_one_binary_summary(tmp_path, capsys):
@@ -286,10 +289,13 @@ def test_one_binary_summary(tmp_path, capsys):
 
 def test_one_measurement_per_execution(tmp_path, capsys):
     p = write_csv(tmp_path / "single.csv", np.asarray(WE_DATA)[..., :1])
-    assert_one_line_error(*cli(["summary", p], capsys), file=p, words=["measurement"])
-    assert_one_line_error(
-        *cli(["plan", p, "--costs", "10,300"], capsys), file=p, words=["measurement"]
+    out = cli_json(["summary", p], capsys)  # executions of one value: the lowest level
+    assert out["counts"] == {"binary": 3, "execution": 2}
+    line = assert_one_line_error(
+        *cli(["plan", p, "--costs", "10,300"], capsys), file=p,
+        words=["a single measurement per execution"],
     )
+    assert "2 or more measurements per execution" in line
 
 
 # == result objects ==================================================================

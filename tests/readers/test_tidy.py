@@ -244,12 +244,14 @@ def test_random_tables_match_the_oracle(table, truncate):
                 got = read_benchmarks(p, **kw)
             design = got[None].design
             levels = (*table.levels, "measurement")
-            dropped = len(levels) - len(shape)  # highest levels of one unit
-            assert design.levels == levels[dropped:]
             assert design.shape == shape
-            assert len(got[None].caveats) == dropped
+            # highest levels of one unit are dropped with a caveat each, lower ones of
+            # one unit per parent silently
+            top = len(got[None].caveats)
             assert all(c.startswith(f"a single {lev}:")
                        for c, lev in zip(got[None].caveats, levels))
+            assert set(design.levels) <= set(levels[top:]) and design.levels[0] == levels[top]
+            assert len(got[None].unobserved) == len(levels) - len(shape)
             assert design.data.ravel().tolist() == flat
         else:
             _, category, line = want
@@ -364,8 +366,9 @@ def test_non_positive_values_and_warmup(tmp_path):
     with pytest.raises(ez.InputError, match=r"benchmark 'b': column 'time' has 1 non-positive"):
         read_benchmarks(p, benchmark_column="benchmark")
     q = write_csv(tmp_path / "w.csv", tidy_lines(WQE_OLD))
+    # one measurement left per execution: the executions become the lowest level
     np.testing.assert_array_equal(read_benchmarks(q, warmup=1)[None].design.data,
-                                  np.asarray(WQE_OLD)[..., 1:])
+                                  np.asarray(WQE_OLD)[..., 1])
     with pytest.raises(ez.InputError, match="warm-up of 2 leaves no measurements"):
         read_benchmarks(q, warmup=2)
 

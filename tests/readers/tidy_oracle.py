@@ -146,6 +146,8 @@ def expected(table: Table, truncate: bool = False):
     # caveat); a single measurement in all is an error
     while len(shape) > 1 and shape[0] == 1:
         shape = shape[1:]
+    # a lower level of one unit in every parent is merged into the level above
+    shape = shape[:1] + [n for n in shape[1:] if n != 1]
     if shape[0] < 2:
         return "error", "single", None
     return "design", flat, tuple(shape)

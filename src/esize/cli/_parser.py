@@ -105,6 +105,18 @@ threshold_arg = number_arg(
 )
 
 
+def warmup_arg(text: str) -> int | str:
+    """``--warmup``: ``auto`` or a number of values (>= 0)."""
+    if text.strip().lower() == "auto":
+        return "auto"
+    try:
+        return nonneg_int(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"--warmup takes auto or a whole number >= 0, got {text!r}"
+        ) from None
+
+
 def plot_arg(text: str) -> str:
     """``--plot``: a file name ending in ``.png``, ``.pdf`` or ``.svg``."""
     from ._plots import PLOT_SUFFIXES
@@ -145,10 +157,12 @@ def _add_input_options(p: argparse.ArgumentParser, *, plot: bool = False) -> Non
     )
     g.add_argument(
         "--warmup",
-        type=nonneg_int,
+        type=warmup_arg,
         default=0,
-        metavar="K",
-        help="drop the first K measurements of every lowest-level group",
+        metavar="K|auto",
+        help="drop the first K measurements of every lowest-level group (process, fork, "
+        "execution); 'auto' finds where each group's steady state starts (changepoint "
+        "detection) and keeps every group's last values after it",
     )
     t = p.add_argument_group("tidy CSV/Parquet tables")
     t.add_argument(

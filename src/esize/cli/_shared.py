@@ -188,9 +188,9 @@ def format_table(columns: Sequence[Column], rows: Sequence[Sequence], *,
     header : bool
         Whether to start with the columns' titles.
     """
-    lines = ["".join(c.cell(c.title) for c in columns)] if header else []
+    lines = ["".join(c.cell(c.title) for c in columns).rstrip()] if header else []
     for row in rows:
-        lines.append("".join(c.cell(v) for c, v in zip(columns, row)))
+        lines.append("".join(c.cell(v) for c, v in zip(columns, row)).rstrip())
     return lines
 
 
@@ -244,3 +244,33 @@ def progress_bar(total: int, *, enabled: bool = True, stream=None, delay: float 
     with tqdm(total=total, desc=desc, file=stream, leave=False, delay=delay,
               unit="replicate", unit_scale=True, dynamic_ncols=True) as bar:
         yield bar.update
+
+
+def warmup_text(info: dict) -> str:
+    """One line on the warm-up dropped: ``"auto: 120 values dropped (warm-up 98,
+    balance 22); processes: 7 flat, 2 warm-up, 1 no steady state"``."""
+    if info["mode"] == "fixed":
+        return f"fixed: the first {info['per_group']} of every group, {info['dropped']} dropped"
+    if "not_checked" in info:
+        return f"auto: not checked, {info['not_checked']}"
+    names = {"flat": "flat", "warmup": "warm-up", "slowdown": "slow-down",
+             "no_steady_state": "no steady state"}
+    classes = ", ".join(f"{n} {names[k]}" for k, n in info["classes"].items() if n)
+    return (f"auto: {info['dropped']} values dropped (warm-up {info['dropped_warmup']}, "
+            f"balance {info['dropped_balance']}), {info['kept']} kept per group; "
+            f"groups: {classes}")
+
+
+def merge_warmup(old: dict | None, new: dict | None) -> dict | None:
+    """The warm-up of a compared benchmark: both systems' totals (``mode``,
+    ``dropped``, ``classes`` summed) with each system's own under ``old`` and ``new``."""
+    if old is None and new is None:
+        return None
+    parts = [w for w in (old, new) if w is not None]
+    out: dict = {"mode": parts[0]["mode"], "dropped": sum(w["dropped"] for w in parts)}
+    if all("classes" in w for w in parts):
+        out["classes"] = {k: sum(w["classes"].get(k, 0) for w in parts)
+                          for k in parts[0]["classes"]}
+    out["old"], out["new"] = old, new
+    return out
+

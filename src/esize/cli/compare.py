@@ -45,15 +45,18 @@ from .._errors import EsizeError, InputError
 from .._intervals import Interval, fieller_ci
 from ..readers import align_pair, match_benchmarks, names_text
 from ..readers.units import UnitInfo
+from ._names import abbreviate, wrap_rows
 from ._shared import (
     Column,
     format_table,
+    merge_warmup,
     num,
     progress_bar,
     read_input,
     save_plot,
     select,
     unit_text,
+    warmup_text,
 )
 
 __all__ = [
@@ -70,6 +73,12 @@ __all__ = [
     "compare",
     "cmd_compare",
 ]
+
+#: Widest name column of the suite table; longer names wrap onto further lines.
+NAME_WIDTH = 40
+#: A prefix shared by every benchmark name is left out of the table (and said once
+#: above it) when it is at least this long.
+MIN_PREFIX = 8
 
 #: Fewer top-level units than this, and a bootstrap interval gets a caveat: measured
 #: coverage of the 95 % percentile interval is 86-88 % at 3 units and 91 % at 5 when
@@ -97,6 +106,8 @@ class Pair:
     caveats : tuple of str
         What reading the files found worth saying (a single fork, say), each
         starting with ``old:`` or ``new:``.
+    warmup : dict or None
+        The warm-up dropped from both systems (:func:`~esize.cli._shared.merge_warmup`).
     """
 
     name: str | None
@@ -106,6 +117,7 @@ class Pair:
     new: Design
     schemes: tuple
     caveats: tuple = ()
+    warmup: dict | None = None
     old_mean: float = field(init=False)
     new_mean: float = field(init=False)
 
@@ -214,6 +226,8 @@ class CompareRow:
         if not p.same_design:
             out["design_old"] = p.old.counts
             out["design_new"] = p.new.counts
+        if p.warmup is not None:
+            out["warmup"] = p.warmup
         return out
 
     def render_lines(self) -> list[str]:
@@ -247,6 +261,10 @@ class CompareRow:
             f"verdict         {self.verdict} at threshold {100 * self.threshold:g} % "
             f"(from {self.verdict_method or 'no interval'}): {self.description}"
         )
+        w = p.warmup
+        for side in ("old", "new"):
+            if w is not None and w[side] is not None:
+                lines.append(f"warm-up {side:<8}{warmup_text(w[side])}")
         lines += [f"caveat          {c}" for c in self.caveats]
         return lines
 
@@ -389,7 +407,12 @@ class CompareResult:
     def _suite_table(self) -> list[str]:
         rows, s = self.rows, self.suite
         conf = f"{100 * (1 - self.alpha):g} %"
-        width = max(14, *(len(str(r.pair.name)) for r in rows)) + 2
+        # long names (JMH parameters) wrap onto continuation lines: the column stays
+        # at most NAME_WIDTH wide and no text is lost
+        common, names = abbreviate(str(r.pair.name) for r in rows)
+        if len(common) < MIN_PREFIX:
+            common, names = "", [str(r.pair.name) for r in rows]
+        width = min(NAME_WIDTH, max(14, *(len(n) for n in names))) + 2
         units = [r.pair.unit.unit + ("" if r.pair.unit.lower_is_better else " ↑") for r in rows]
         uw = max(6, *(len(u) for u in units)) + 2
         columns = (
@@ -402,12 +425,12 @@ class CompareResult:
             Column("change"),
         )
         cells = []
-        for r, unit in zip(rows, units):
+        for r, unit, short in zip(rows, units, names):
             iv = r.chosen
             lo = num(iv.lower) if iv is not None else None
             hi = num(iv.upper) if iv is not None else None
             cells.append((
-                str(r.pair.name), unit, r.pair.ratio,
+                short, unit, r.pair.ratio,
                 "-inf" if lo is None else lo, "inf" if hi is None else hi,
                 r.verdict, r.description,
             ))
@@ -423,8 +446,9 @@ class CompareResult:
             f"new         {self.new}   ({self.new_format})",
             f"intervals   {conf} Fieller (bootstrap where Fieller is not run); "
             f"threshold {100 * self.threshold:g} %",
+            *([f"names       all start with {common!r}, left out below"] if common else []),
             "",
-            *format_table(columns, cells),
+            *format_table(columns, wrap_rows(cells, width - 2)),
             "",
             *format_table(columns, [gm], header=False),
             f"{pad}bootstrap {scheme} within each benchmark ({si.resamples} resamples, "
@@ -469,15 +493,20 @@ class CompareResult:
                 f"{pad}the verdict rests on {rests}"]
 
     def _caveat_lines(self) -> list[str]:
-        """One line per distinct caveat, naming the benchmarks it concerns."""
+        """One line per distinct caveat, naming the benchmarks it concerns (``all N
+        benchmarks``, or the first few and how many more)."""
         by_text: dict[str, list[str]] = {}
         for r in self.rows:
             for c in r.caveats:
                 by_text.setdefault(c, []).append(str(r.pair.name))
         if not by_text:
             return []
-        return ["", *(f"caveat      {', '.join(names)}: {text}"
-                      for text, names in by_text.items())]
+        n = len(self.rows)
+
+        def who(names: list[str]) -> str:
+            return f"all {n} benchmarks" if len(names) == n else names_text(names)
+
+        return ["", *(f"caveat      {who(names)}: {text}" for text, names in by_text.items())]
 
     def plot(self, path: str) -> None:
         """Draw the ratios (and the geometric mean) into ``path``."""
@@ -543,7 +572,8 @@ def read_pairs(args) -> tuple[str, str, list[Pair], list, list]:
             bo, bn, name=name, new_name=new_name, old_source=args.old, new_source=args.new,
         )
         pairs.append(Pair(name, new_name, bo.unit, old, new,
-                          _schemes(args, old, new, wants_boot), _reading_caveats(bo, bn)))
+                          _schemes(args, old, new, wants_boot), _reading_caveats(bo, bn),
+                          merge_warmup(bo.warmup, bn.warmup)))
     return fo, fn, pairs, matching.only_old, matching.only_new
 
 
@@ -585,7 +615,7 @@ def baseline_pairs(args) -> tuple[str, str, list[Pair]]:
         old, new = align_pair(bo, bn, name=base, new_name=name, old_source=args.old,
                               new_source=args.old)
         pairs.append(Pair(name, name, bo.unit, old, new, _schemes(args, old, new, wants_boot),
-                          _reading_caveats(bo, bn)))
+                          _reading_caveats(bo, bn), merge_warmup(bo.warmup, bn.warmup)))
     return fmt, base, pairs
 
 

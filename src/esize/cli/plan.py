@@ -286,12 +286,13 @@ def make_plans(args) -> PlanResult:
     for name, bench in benches.items():
         design, unit = bench
         if bench.unobserved:
-            level = bench.unobserved[0]
+            level, parent = bench.unobserved[0]
+            per = "" if parent is None else f" per {parent}"
             raise InputError(
                 args.data,
-                f"{prefix(name)}a single {level}: the variation between {plural(level)} is "
-                f"not observed, so no plan can say how many to measure; plan from a pilot "
-                f"with 2 or more {plural(level)}",
+                f"{prefix(name)}a single {level}{per}: the variation between {plural(level)} "
+                f"is not observed, so no plan can say how many to measure; plan from a "
+                f"pilot with 2 or more {plural(level)}{per}",
             )
         require_replication(args.data, name, design)
         _check_costs(args.data, name, args.costs, design.n_levels, design.levels)

@@ -30,6 +30,7 @@ from ._shared import (
     save_plot,
     select,
     unit_text,
+    warmup_text,
 )
 
 __all__ = ["SummaryRow", "SummaryResult", "summarize", "cmd_summary"]
@@ -120,6 +121,8 @@ class SummaryRow:
             for k, (name, n) in enumerate(counts.items())
         ]
         lines += format_table(_LEVEL_TABLE, rows)
+        if self.warmup is not None:
+            lines.append(f"warm-up     {warmup_text(self.warmup)}")
         return lines + [f"caveat      {c}" for c in self.caveats]
 
     def plot_row(self) -> dict:
@@ -196,7 +199,7 @@ class SummaryResult:
         if len(benchmarks) == 1:
             one = benchmarks[0]
             out.update({k: one[k] for k in ("levels", "counts", "mean", "ci", "variance",
-                                            "caveats")})
+                                            "caveats", "warmup") if k in one})
         out["benchmarks"] = benchmarks
         return out
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from .._design import Design
-from .._errors import DesignError, EsizeWarning, InputError
+from .._errors import DesignError, EsizeError, EsizeWarning, InputError
 from .units import UnitInfo
 
 __all__ = [
@@ -50,6 +50,7 @@ __all__ = [
     "subnormal_problem",
     "trim",
     "finish",
+    "drop_warmup",
     "single_unit_caveat",
     "drop_single_top",
 ]
@@ -65,8 +66,9 @@ class Benchmark:
     computed from it must know (empty when nothing needs saying), for example that
     the file holds a single fork, so that variation between forks is not observed;
     ``warmup`` describes the warm-up dropped (None when none was asked for);
-    ``unobserved`` names the highest levels of which the file held a single unit
-    (they are not in ``design``).
+    ``unobserved`` lists the levels of which the file held a single unit (per
+    parent), which are not in ``design``, as ``(level, parent)`` pairs (``parent``
+    None for a highest level).
     """
 
     design: Design
@@ -424,10 +426,66 @@ def trim(design: Design, source, benchmark, warmup: int) -> Design:
         raise InputError(source, f"{prefix(benchmark)}{exc}") from None
 
 
-def finish(design: Design, source, benchmark, warmup: int) -> Design:
-    """Check positivity, then trim the warm-up."""
+def finish(design: Design, source, benchmark, warmup: int | str,
+           lower_is_better: bool = True) -> tuple[Design, dict | None, tuple[str, ...]]:
+    """Check positivity, then drop the warm-up (:func:`drop_warmup`)."""
     check_positive(design, source, benchmark)
-    return trim(design, source, benchmark, warmup)
+    return drop_warmup(design, source, benchmark, warmup, lower_is_better)
+
+
+def _group_name(design: Design) -> str:
+    return design.levels[-2] if design.n_levels > 1 else "series"
+
+
+def drop_warmup(design: Design, source, benchmark, warmup: int | str,
+                lower_is_better: bool = True) -> tuple[Design, dict | None, tuple[str, ...]]:
+    """Drop the warm-up of every lowest-level group: a fixed number of values, or
+    (``"auto"``) what changepoint detection finds (:func:`esize._warmup.auto_warmup`).
+
+    Every lowest-level group (a process's values, a fork's iterations; the whole
+    series of a one-level file) is one in-process series. With ``"auto"`` each keeps
+    its last ``kept`` values, ``kept`` being the shortest steady part among the
+    groups that reach a steady state, so that the design stays balanced.
+
+    Returns
+    -------
+    (Design, dict or None, tuple of str)
+        The design, what was dropped (``{"mode": "fixed", ...}`` or the auto report's
+        :meth:`~esize._warmup.WarmupReport.as_dict`; None for ``warmup=0``) and the
+        caveats (groups that reach no steady state).
+    """
+    if warmup != "auto":
+        k = int(warmup)
+        if k == 0:
+            return design, None, ()
+        out = trim(design, source, benchmark, k)
+        groups = math.prod(design.shape[:-1])
+        return out, {"mode": "fixed", "per_group": k, "dropped": k * groups}, ()
+    from .._warmup import CLASSES, MIN_VALUES, auto_warmup
+
+    rows = design.data.reshape(-1, design.shape[-1])
+    if rows.shape[1] < MIN_VALUES:  # e.g. pyperf's 3 values, after its own warm-up
+        group = _group_name(design)
+        reason = (f"{rows.shape[1]} values per {group} are too few to detect a warm-up "
+                  f"(at least {MIN_VALUES} are needed)")
+        info = {"mode": "auto", "dropped": 0, "classes": dict.fromkeys(CLASSES, 0),
+                "kept": rows.shape[1], "not_checked": reason}
+        return design, info, (f"warm-up not checked (--warmup auto): {reason}",)
+    try:
+        report = auto_warmup(rows, lower_is_better=lower_is_better)
+    except EsizeError as exc:
+        raise InputError(source, f"{prefix(benchmark)}--warmup auto: {exc}") from None
+    data = np.array(report.trimmed).reshape(*design.shape[:-1], report.kept)
+    info = report.as_dict()
+    caveats = ()
+    if report.no_steady_state:
+        group = _group_name(design)
+        k, n = len(report.no_steady_state), rows.shape[0]
+        caveats = (
+            f"{k} of {n} {plural(group, n)} reached no steady state (--warmup auto): "
+            f"their last {report.kept} values are kept, but they may still be changing",
+        )
+    return Design(data, design.levels), info, caveats
 
 
 # -- one unit at the top ------------------------------------------------------------------
@@ -463,13 +521,15 @@ def drop_single_top(
     still say something. Every highest level with a single unit is dropped (its
     unit's children become the top-level units), and a caveat says what is not
     observed and, where ``options`` (level -> harness option) knows it, how to
-    observe it.
+    observe it. A lower level with a single unit in every parent (processes of one
+    value each) is dropped too, without a caveat: the level above holds it whole.
 
     Returns
     -------
     (Design, tuple of str, tuple of str)
-        The design, unchanged when its top level has two or more units, the
-        caveats (one per level dropped), and the levels dropped.
+        The design, unchanged when every level has two or more units, the
+        caveats (one per highest level dropped), and the levels dropped as
+        ``(level, parent)`` pairs, ``parent`` None for a highest level.
 
     Raises
     ------
@@ -480,9 +540,17 @@ def drop_single_top(
     caveats, dropped = [], []
     while design.n_levels > 1 and design.shape[0] == 1:
         level = design.levels[0]
-        dropped.append(level)
+        dropped.append((level, None))
         caveats.append(single_unit_caveat(level, options.get(level)))
         design = Design(design.data[0], design.levels[1:])
+    # a lower level with one unit in every parent (pyperf processes of one value each)
+    # adds nothing to separate: the level above holds it whole, and the interval
+    # stays right; only a plan cannot say how many of it to measure
+    while design.n_levels > 1 and 1 in design.shape[1:]:
+        k = design.shape.index(1, 1)
+        dropped.append((design.levels[k], design.levels[k - 1]))
+        design = Design(design.data.reshape(design.shape[:k] + design.shape[k + 1:]),
+                        design.levels[:k] + design.levels[k + 1:])
     if design.shape[0] < 2:
         level = design.levels[0]
         hint = options.get(level)

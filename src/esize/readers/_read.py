@@ -125,7 +125,7 @@ def read_benchmarks(
     levels: Sequence[str] = ("binary", "execution"),
     value: str = "time",
     where: Iterable[str] = (),
-    warmup: int = 0,
+    warmup: int | str = 0,
     benchmark_column: str | None = None,
     balance: str | None = None,
     gbench_time: str = "real_time",
@@ -142,10 +142,11 @@ def read_benchmarks(
     levels, value, where : optional
         Tidy tables only: grouping columns (highest first), the measured column, and
         ``COL=VALUE`` row filters.
-    warmup : int
+    warmup : int or "auto"
         Drop the first ``warmup`` measurements of every lowest-level group (pyperf
         values of a process, JMH iterations of a fork, the first runs or repetitions
-        of a one-level file), after balancing.
+        of a one-level file), after balancing; ``"auto"`` finds where each group's
+        steady state starts (:func:`esize.readers.drop_warmup`).
     benchmark_column : str, optional
         Tidy tables only: split the rows into benchmarks by this column. Without it
         the whole table is one unnamed benchmark (key None).
@@ -200,9 +201,9 @@ def read_benchmarks(
         design = design_from_ragged(
             units, module.LEVELS, balance=balance, source=source, benchmark=name
         )
-        design = finish(design, source, name, warmup)
+        design, info, warm = finish(design, source, name, warmup, unit.lower_is_better)
         design, caveats, dropped = drop_single_top(design, source, name, module.NEXT_RUN_OPTIONS)
-        out[name] = Benchmark(design, unit, caveats, unobserved=dropped)
+        out[name] = Benchmark(design, unit, warm + caveats, info, dropped)
     return out
 
 

@@ -39,11 +39,11 @@ from ._common import (
     Benchmark,
     check_file,
     drop_single_top,
+    drop_warmup,
     os_reason,
     prefix,
     size_histogram,
     subnormal_problem,
-    trim,
     truncation_note,
 )
 from .units import UnitInfo
@@ -593,7 +593,7 @@ def read(
     levels: Sequence[str] = ("binary", "execution"),
     value: str = "time",
     where: Iterable[str] = (),
-    warmup: int = 0,
+    warmup: int | str = 0,
     benchmark_column: str | None = None,
     balance: str | None = None,
 ) -> dict:
@@ -612,7 +612,7 @@ def read(
     )
     out = {}
     for name, (design, unit) in parsed.items():
-        design, caveats, dropped = drop_single_top(trim(design, source, name, warmup), source,
-                                                   name)
-        out[name] = Benchmark(design, unit, caveats, unobserved=dropped)
+        design, info, warm = drop_warmup(design, source, name, warmup)
+        design, caveats, dropped = drop_single_top(design, source, name)
+        out[name] = Benchmark(design, unit, warm + caveats, info, dropped)
     return out
