@@ -101,3 +101,30 @@ def test_gbench_benchmark_that_skipped_itself_is_left_out(tmp_path):
     assert list(got) == ["BM_A"]
     assert [str(w.message) for w in rec] == [
         f"{p}: benchmark 'BM_B': skipped: the benchmark skipped itself (needs AVX-512)"]
+
+
+def test_benchmarks_of_one_measurement_are_left_out_with_a_note(tmp_path):
+    """BM_Hash run once (no repetitions) beside two benchmarks of five: it is left out
+    with a note naming it; a file where every benchmark ran once is one error naming
+    them all and the option that repeats them."""
+    doc = gbench_results("old")
+    hash_reps = [e for e in doc["benchmarks"] if e["run_name"] == "BM_Hash"
+                 and e["run_type"] == "iteration"]
+    doc["benchmarks"] = [e for e in doc["benchmarks"]
+                         if e["run_name"] != "BM_Hash"] + hash_reps[:1]
+    p = write_json(tmp_path / "mixed.json", doc)
+    with pytest.warns(ez.EsizeWarning, match="1 benchmark with a single measurement left out: "
+                                             "BM_Hash$"):
+        got = read_benchmarks(p)
+    assert list(got) == ["BM_Sort/1024", "BM_Sort/65536"]
+    once = {"benchmarks": [dict(e, repetitions=1, repetition_index=0)
+                           for e in doc["benchmarks"] if e["run_type"] == "iteration"
+                           and e.get("repetition_index") == 0]}
+    q = write_json(tmp_path / "once.json", once)
+    with pytest.raises(ez.InputError) as err:
+        read_benchmarks(q)
+    assert str(err.value) == (
+        f"{q}: every benchmark (3: BM_Sort/1024, BM_Sort/65536, BM_Hash) holds a single "
+        "measurement in all; at least 2 are needed, better 5 or more repetitions "
+        "(run with --benchmark_repetitions=5 or more)"
+    )

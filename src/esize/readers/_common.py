@@ -562,3 +562,40 @@ def drop_single_top(
             f"better {RECOMMENDED_UNITS} or more {plural(level)}{how}",
         )
     return design, tuple(caveats), tuple(dropped)
+
+
+def keep_replicated(designs: dict, source, options: Mapping[str, str] | None = None) -> dict:
+    """Leave out, with a note, the benchmarks of a file that hold a single measurement,
+    as long as another one holds more.
+
+    ``designs`` maps names to designs (after the warm-up is dropped). A Google
+    Benchmark file run without repetitions, say, gives one value per benchmark:
+    nothing in it varies, so it is an error naming how many benchmarks that concerns
+    (:func:`drop_single_top` words it); a file where only some benchmarks have a
+    single measurement keeps the others.
+    """
+    single = [n for n, d in designs.items() if d.data.size == 1]
+    if not single or len(single) == len(designs):
+        if single and len(single) > 1:
+            name = single[0]
+            try:
+                drop_single_top(designs[name], source, name, options)
+            except InputError as exc:
+                text = str(exc).removeprefix(f"{source}: ").removeprefix(prefix(name))
+                raise InputError(
+                    source, f"every benchmark ({len(single)}: {_few(single)}) holds {text}"
+                ) from None
+        return designs
+    warnings.warn(
+        f"{source}: {len(single)} {plural('benchmark', len(single))} with a single "
+        f"measurement left out: {_few(single)}",
+        EsizeWarning,
+        stacklevel=2,
+    )
+    return {n: d for n, d in designs.items() if d.data.size != 1}
+
+
+def _few(names, limit: int = 8) -> str:
+    shown = ", ".join(map(str, names[:limit]))
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
+

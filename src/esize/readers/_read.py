@@ -17,6 +17,7 @@ from ._common import (
     design_from_ragged,
     drop_single_top,
     finish,
+    keep_replicated,
     open_text,
     parse_json,
     read_bytes,
@@ -196,12 +197,16 @@ def read_benchmarks(
         doc = _parse_once(p)
     module = _MODULES[fmt]
     opts = {"gbench_time": gbench_time} if fmt == "gbench" else {}
-    out: dict = {}
+    read: dict = {}
     for name, (units, unit) in module.parse(doc, source, **opts).items():
         design = design_from_ragged(
             units, module.LEVELS, balance=balance, source=source, benchmark=name
         )
-        design, info, warm = finish(design, source, name, warmup, unit.lower_is_better)
+        read[name] = (*finish(design, source, name, warmup, unit.lower_is_better), unit)
+    kept = keep_replicated({n: r[0] for n, r in read.items()}, source, module.NEXT_RUN_OPTIONS)
+    out: dict = {}
+    for name in kept:
+        design, info, warm, unit = read[name]
         design, caveats, dropped = drop_single_top(design, source, name, module.NEXT_RUN_OPTIONS)
         out[name] = Benchmark(design, unit, warm + caveats, info, dropped)
     return out

@@ -40,6 +40,7 @@ from ._common import (
     check_file,
     drop_single_top,
     drop_warmup,
+    keep_replicated,
     os_reason,
     prefix,
     size_histogram,
@@ -610,9 +611,11 @@ def read(
         balance=balance,
         row_name=row_name,
     )
+    warmed = {name: (*drop_warmup(design, source, name, warmup), unit)
+              for name, (design, unit) in parsed.items()}
     out = {}
-    for name, (design, unit) in parsed.items():
-        design, info, warm = drop_warmup(design, source, name, warmup)
+    for name in keep_replicated({n: w[0] for n, w in warmed.items()}, source):
+        design, info, warm, unit = warmed[name]
         design, caveats, dropped = drop_single_top(design, source, name)
         out[name] = Benchmark(design, unit, warm + caveats, info, dropped)
     return out
