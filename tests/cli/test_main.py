@@ -477,3 +477,26 @@ def test_bad_input_leaves_the_output_file_alone(tmp_path, we, capsys):
         assert_one_line_error(*cli(["summary", bad, "-o", target], capsys), file=bad)
     assert old.read_text() == '{"old": true}\n' and not fresh.exists()
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path):
+    """`esize summary BIG | head -1`: the reader goes away while esize writes; it stops
+    without a traceback, with the status of a program ended by SIGPIPE."""
+    import subprocess
+
+    rng = np.random.default_rng(3)
+    rows = ["benchmark,binary,execution,time"]
+    for b in range(400):  # some 300 kB of text, far beyond a pipe's buffer
+        rows += [f"b{b},{i},{j},{t:.6f}" for i in range(3) for j in range(3)
+                 for t in rng.lognormal(0, 0.1, 2)]
+    data = tmp_path / "big.csv"
+    data.write_text("\n".join(rows) + "\n")
+    proc = subprocess.Popen([sys.executable, "-m", "esize", "summary", str(data),
+                             "--benchmark-column"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=_module_env())
+    first = proc.stdout.readline()
+    proc.stdout.close()  # what `head -1` does
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert proc.wait(timeout=60) == 141, err
+    assert first.startswith(b"file") and err == ""

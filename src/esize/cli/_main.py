@@ -98,7 +98,16 @@ def run() -> None:
     """Console-script entry point: :func:`main`, its status as the exit code."""
     try:
         code = main()
+        sys.stdout.flush()
     except KeyboardInterrupt:
         print("esize: interrupted", file=sys.stderr)
         code = 130
+    except BrokenPipeError:
+        # the reader went away (`esize summary ... | head`): stop quietly, as a
+        # program killed by SIGPIPE would, and keep Python from complaining at exit
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        code = 141
     sys.exit(code)
