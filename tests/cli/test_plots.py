@@ -1,6 +1,7 @@
 """The figures of ``--plot``: bounded size, rows sorted, suite interval, short labels."""
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -217,3 +218,34 @@ def test_a_huge_shared_prefix_does_not_make_the_figure_grow():
     assert "xxx…xxx" in title and title.count("\n") <= 4
     assert pixels(fig)[1] <= pixels(compare_figure(compare_rows(30), threshold=0.02,
                                                    alpha=0.05))[1] + 0.5 * PLOT_DPI
+
+
+def test_warmup_figure_draws_every_process_and_its_cut():
+    from esize.cli._plots import warmup_figure
+
+    rng = np.random.default_rng(2)
+    n = 60
+    series = np.vstack([np.r_[np.linspace(5, 1.2, c), np.ones(n - c)] * rng.lognormal(0, 0.01, n)
+                        for c in (10, 20, 1)])
+    info = {"cuts": [10, 20, 0], "kept": 40, "classes": {"flat": 1, "warmup": 2,
+                                                          "slowdown": 0, "no_steady_state": 0},
+            "no_steady_state": []}
+    fig = warmup_figure("bench", series, info, unit="s", group="fork")
+    (ax,) = fig.axes
+    title = ax.get_title()
+    assert title.startswith("bench: 3 forks; 1 flat, 2 warm-up")
+    assert ax.get_yscale() == "log"  # 5 / 1 spans more than 4x
+    dots = [ln for ln in ax.lines if ln.get_marker() == "o"]
+    assert sorted(float(d.get_xdata()[0]) for d in dots) == [11.0, 21.0]  # 1-based positions
+    assert ax.get_xlabel() == "value within the fork"
+
+
+def test_summary_plot_with_automatic_warmup_draws_the_series(tmp_path, capsys):
+    from .helpers import cli
+
+    real = Path(__file__).resolve().parents[1] / "data" / "real" / "pyperf-speed-pypy2.json.gz"
+    out = tmp_path / "w.png"
+    code, _, err = cli(["summary", real, "--warmup", "auto", "--benchmark", "sympy_str",
+                        "--plot", out], capsys)
+    assert code == 0, err
+    assert out.read_bytes()[:4] == b"\x89PNG"

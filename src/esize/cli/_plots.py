@@ -14,12 +14,15 @@ import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+import numpy as np
+
 from .._atomic import atomic_write
 from .._decision import verdict
 from .._errors import EsizeError
 from ._names import abbreviate, wrap_name
 
-__all__ = ["PLOT_SUFFIXES", "PLOT_DPI", "compare_figure", "summary_figure", "save_figure"]
+__all__ = [
+    "warmup_figure","PLOT_SUFFIXES", "PLOT_DPI", "compare_figure", "summary_figure", "save_figure"]
 
 PLOT_SUFFIXES = (".png", ".pdf", ".svg")
 #: Resolution of the raster figures written by :func:`save_figure`.
@@ -489,6 +492,75 @@ def _summary_rows(rows: list, levels: list, max_rows: int):
                frameon=False, title="level", title_fontsize=7)
     ax.grid(axis="x", color="0.9", linewidth=0.5)
     ax.grid(axis="y", color="0.95", linewidth=0.5)
+    return fig
+
+
+def warmup_figure(name, series, warmup: Mapping, *, unit: str = "", group: str = "process",
+                  max_lines: int = 40):
+    """Every process's values over time, with the cut ``--warmup auto`` found in each.
+
+    Parameters
+    ----------
+    name : str or None
+        The benchmark.
+    series : array_like, shape (groups, n)
+        The values of every process (fork, execution) before the cut, in order.
+    warmup : mapping
+        The JSON of the warm-up (``cuts``, ``kept``, ``classes``,
+        ``no_steady_state``).
+    unit : str
+        Unit of the values (the y axis).
+    group : str
+        What a row is (``process``, ``fork``, ...).
+    max_lines : int
+        The most processes drawn (the first ones).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Values before the cut thin and grey, after it in colour, a dot at each cut;
+        the last ``kept`` values (what the analysis keeps) shaded. A y axis spanning
+        more than 4x is logarithmic.
+    """
+    y = np.asarray(series, dtype=float)
+    n_groups, n = y.shape
+    shown = min(n_groups, max_lines)
+    cuts = list(warmup.get("cuts", [0] * n_groups))
+    odd = set(warmup.get("no_steady_state", []))
+    fig = _figure(_WIDTH, 4.2)
+    ax = fig.add_subplot()
+    x = np.arange(1, n + 1)
+    from matplotlib import colormaps
+
+    from ..readers import plural
+
+    cmap = colormaps["viridis"]
+    for k in range(shown):
+        c = cmap(k / max(shown - 1, 1) * 0.85)
+        cut = int(cuts[k])
+        ax.plot(x[: cut + 1], y[k, : cut + 1], color="0.7", linewidth=0.6)
+        ax.plot(x[cut:], y[k, cut:], color=c, linewidth=0.8,
+                linestyle=":" if k in odd else "-")
+        if cut > 0:
+            ax.plot([x[cut]], [y[k, cut]], "o", color=c, markersize=3)
+    kept = int(warmup.get("kept", n))
+    ax.axvspan(n - kept + 0.5, n + 0.5, color="0.93", zorder=0, label=f"kept: last {kept}")
+    pos = y[:shown][y[:shown] > 0]
+    if pos.size and pos.max() / pos.min() > 4:
+        ax.set_yscale("log")
+    ax.set_xlim(0.5, n + 0.5)
+    ax.set_xlabel(f"value within the {group}")
+    ax.set_ylabel(unit or "value")
+    words = {"flat": "flat", "warmup": "warm-up", "slowdown": "slow-down",
+             "no_steady_state": "no steady state"}
+    classes = ", ".join(f"{v} {words.get(k, k)}" for k, v in
+                        warmup.get("classes", {}).items() if v)
+    more = f" (first {shown} of {n_groups} shown)" if shown < n_groups else ""
+    ax.set_title(f"{'data' if name is None else name}: {n_groups} "
+                 f"{plural(group, n_groups)}{more}; "
+                 f"{classes}\ngrey: before the detected cut (dot); dotted: no steady state",
+                 fontsize=8)
+    ax.legend(loc="upper right", fontsize=7, frameon=False)
     return fig
 
 

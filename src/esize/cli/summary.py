@@ -66,6 +66,9 @@ class SummaryRow:
         was measured); empty when nothing needs saying.
     warmup : dict or None
         The warm-up dropped (``--warmup``), as in the JSON output.
+    series, group
+        With ``--warmup auto``: every group's values before the cut (for the
+        figure), and what a group is (``process``, ``fork``, ...).
     """
 
     name: str | None
@@ -75,6 +78,8 @@ class SummaryRow:
     variance: VarianceComponents
     caveats: tuple = ()
     warmup: dict | None = None
+    series: object = field(default=None, repr=False, compare=False)
+    group: str = "process"
 
     @property
     def levels(self) -> list[str]:
@@ -230,6 +235,8 @@ def summarize(args) -> SummaryResult:
                 variance=variance_components(design),
                 caveats=bench.caveats,
                 warmup=bench.warmup,
+                series=bench.series,
+                group=design.levels[-2] if design.n_levels > 1 else "series",
             )
         )
     return SummaryResult(args.data, fmt, rows)
@@ -239,7 +246,13 @@ def cmd_summary(args) -> SummaryResult:
     """``esize summary``: the result, and its figure drawn when ``--plot`` asks."""
     result = summarize(args)
     if args.plot:
-        from ._plots import summary_figure
+        from ._plots import summary_figure, warmup_figure
 
-        save_plot(args.plot, summary_figure([r.plot_row() for r in result.rows]))
+        one = result.rows[0] if len(result.rows) == 1 else None
+        if one is not None and one.series is not None:  # --warmup auto, one benchmark
+            fig = warmup_figure(one.name, one.series, one.warmup, unit=one.unit.unit,
+                                group=one.group)
+        else:
+            fig = summary_figure([r.plot_row() for r in result.rows])
+        save_plot(args.plot, fig)
     return result

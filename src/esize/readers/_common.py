@@ -16,7 +16,7 @@ import warnings
 import zlib
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -66,7 +66,9 @@ class Benchmark:
     computed from it must know (empty when nothing needs saying), for example that
     the file holds a single fork, so that variation between forks is not observed;
     ``warmup`` describes the warm-up dropped (None when none was asked for);
-    ``unobserved`` lists the levels of which the file held a single unit (per
+    ``series`` keeps, with ``warmup="auto"``, every lowest-level group's values
+    before the warm-up was cut (one row per group), for a figure. ``unobserved`` lists
+    the levels of which the file held a single unit (per
     parent), which are not in ``design``, as ``(level, parent)`` pairs (``parent``
     None for a highest level).
     """
@@ -76,6 +78,7 @@ class Benchmark:
     caveats: tuple = ()
     warmup: dict | None = None
     unobserved: tuple = ()
+    series: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     def __iter__(self):
         return iter((self.design, self.unit))
@@ -427,7 +430,7 @@ def trim(design: Design, source, benchmark, warmup: int) -> Design:
 
 
 def finish(design: Design, source, benchmark, warmup: int | str,
-           lower_is_better: bool = True) -> tuple[Design, dict | None, tuple[str, ...]]:
+           lower_is_better: bool = True) -> tuple:
     """Check positivity, then drop the warm-up (:func:`drop_warmup`)."""
     check_positive(design, source, benchmark)
     return drop_warmup(design, source, benchmark, warmup, lower_is_better)
@@ -438,7 +441,7 @@ def _group_name(design: Design) -> str:
 
 
 def drop_warmup(design: Design, source, benchmark, warmup: int | str,
-                lower_is_better: bool = True) -> tuple[Design, dict | None, tuple[str, ...]]:
+                lower_is_better: bool = True) -> tuple:
     """Drop the warm-up of every lowest-level group: a fixed number of values, or
     (``"auto"``) what changepoint detection finds (:func:`esize._warmup.auto_warmup`).
 
@@ -449,18 +452,19 @@ def drop_warmup(design: Design, source, benchmark, warmup: int | str,
 
     Returns
     -------
-    (Design, dict or None, tuple of str)
+    (Design, dict or None, tuple of str, ndarray or None)
         The design, what was dropped (``{"mode": "fixed", ...}`` or the auto report's
-        :meth:`~esize._warmup.WarmupReport.as_dict`; None for ``warmup=0``) and the
-        caveats (groups that reach no steady state).
+        :meth:`~esize._warmup.WarmupReport.as_dict`; None for ``warmup=0``), the
+        caveats (groups that reach no steady state), and with ``"auto"`` the groups'
+        values before the cut (one row per group).
     """
     if warmup != "auto":
         k = int(warmup)
         if k == 0:
-            return design, None, ()
+            return design, None, (), None
         out = trim(design, source, benchmark, k)
         groups = math.prod(design.shape[:-1])
-        return out, {"mode": "fixed", "per_group": k, "dropped": k * groups}, ()
+        return out, {"mode": "fixed", "per_group": k, "dropped": k * groups}, (), None
     from .._warmup import CLASSES, MIN_VALUES, auto_warmup
 
     rows = design.data.reshape(-1, design.shape[-1])
@@ -470,7 +474,7 @@ def drop_warmup(design: Design, source, benchmark, warmup: int | str,
                   f"(at least {MIN_VALUES} are needed)")
         info = {"mode": "auto", "dropped": 0, "classes": dict.fromkeys(CLASSES, 0),
                 "kept": rows.shape[1], "not_checked": reason}
-        return design, info, (f"warm-up not checked (--warmup auto): {reason}",)
+        return design, info, (f"warm-up not checked (--warmup auto): {reason}",), None
     try:
         report = auto_warmup(rows, lower_is_better=lower_is_better)
     except EsizeError as exc:
@@ -485,7 +489,7 @@ def drop_warmup(design: Design, source, benchmark, warmup: int | str,
             f"{k} of {n} {plural(group, n)} reached no steady state (--warmup auto): "
             f"their last {report.kept} values are kept, but they may still be changing",
         )
-    return Design(data, design.levels), info, caveats
+    return Design(data, design.levels), info, caveats, rows
 
 
 # -- one unit at the top ------------------------------------------------------------------

@@ -206,9 +206,9 @@ def read_benchmarks(
     kept = keep_replicated({n: r[0] for n, r in read.items()}, source, module.NEXT_RUN_OPTIONS)
     out: dict = {}
     for name in kept:
-        design, info, warm, unit = read[name]
+        design, info, warm, series, unit = read[name]
         design, caveats, dropped = drop_single_top(design, source, name, module.NEXT_RUN_OPTIONS)
-        out[name] = Benchmark(design, unit, warm + caveats, info, dropped)
+        out[name] = Benchmark(design, unit, warm + caveats, info, dropped, series)
     return out
 
 

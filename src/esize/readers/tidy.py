@@ -615,7 +615,7 @@ def read(
               for name, (design, unit) in parsed.items()}
     out = {}
     for name in keep_replicated({n: w[0] for n, w in warmed.items()}, source):
-        design, info, warm, unit = warmed[name]
+        design, info, warm, series, unit = warmed[name]
         design, caveats, dropped = drop_single_top(design, source, name)
-        out[name] = Benchmark(design, unit, warm + caveats, info, dropped)
+        out[name] = Benchmark(design, unit, warm + caveats, info, dropped, series)
     return out
