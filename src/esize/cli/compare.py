@@ -470,7 +470,7 @@ class CompareResult:
 
     def _baseline_blocks(self) -> list[str]:
         lines = [f"file            {self.old}   ({self.old_format})",
-                 f"baseline        {self.baseline}  (every other command is new, it is old)"]
+                 f"baseline        {self.baseline}  (old; every other command is new)"]
         for r in self.rows:
             lines += ["", *r.render_lines()]
         return lines
