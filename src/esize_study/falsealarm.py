@@ -181,15 +181,22 @@ def _boot_binaries(st: BenchStats, units: np.ndarray, rng, cell: CellSpec) -> di
         return out
     if schemes:
         pos = rng.integers(0, k, size=(c, R, k), dtype=np.int32)
-        chosen = np.take_along_axis(units[:, None, :], pos, axis=2)  # (c, R, k)
-        base = st.binary_means[chosen].mean(axis=2)
+        # positions into the (c, k) values of each comparison's own binaries, as flat
+        # row-major indices: one `take` per quantity instead of gathering the binary
+        # numbers first (same draws, same sums, half the time)
+        idx = (pos + (np.arange(c, dtype=np.intp) * k)[:, None, None]).reshape(c * R, k)
+
+        def draw_sum(values: np.ndarray) -> np.ndarray:
+            return np.take(values[units].ravel(), idx).sum(axis=1).reshape(c, R)
+
+        base = draw_sum(st.binary_means) / k
         z = rng.standard_normal((c, R))
         for s in schemes:
             if s == "RNN":
                 out[s] = base
             else:
                 v = st.v_rrr if s == "RRR" else st.v_rrn
-                out[s] = base + np.sqrt(v[chosen].sum(axis=2)) / k * z
+                out[s] = base + np.sqrt(draw_sum(v)) / k * z
     if "FLAT" in cell.schemes:
         n_total = k * st.shape[1] * st.shape[2]
         pm = st.binary_means[units].mean(axis=1)
@@ -216,11 +223,15 @@ def _boot_executions(st: BenchStats, binaries, execs, rng, cell: CellSpec) -> di
             )
         }
     pos = rng.integers(0, e, size=(c, R, e), dtype=np.int32)
-    flat_units = binaries[:, None] * st.shape[1] + execs  # (c, e) indices into flat arrays
-    chosen = np.take_along_axis(flat_units[:, None, :], pos, axis=2)
-    base = st.exec_means.ravel()[chosen].mean(axis=2)
+    flat_units = (binaries[:, None] * st.shape[1] + execs).ravel()  # into the flat arrays
+    idx = (pos + (np.arange(c, dtype=np.intp) * e)[:, None, None]).reshape(c * R, e)
+
+    def draw_sum(values: np.ndarray) -> np.ndarray:
+        return np.take(values.ravel()[flat_units], idx).sum(axis=1).reshape(c, R)
+
+    base = draw_sum(st.exec_means) / e
     z = rng.standard_normal((c, R))
-    return {"RRR": base + np.sqrt(st.v_exec.ravel()[chosen].sum(axis=2)) / e * z}
+    return {"RRR": base + np.sqrt(draw_sum(st.v_exec)) / e * z}
 
 
 def simulate_block(st: BenchStats, cell: CellSpec, *, seed: int, bench_id: int, block: int,
