@@ -724,3 +724,19 @@ def test_point6_long_names_wrapped_and_prefix_said_once(path):
         wrapped += len(pieces) > 1
     assert wrapped > 0
     assert max(len(n) for n in names) > 60
+
+
+def test_benchmarks_left_out_are_not_checked(capsys):
+    """--benchmark picks before anything is checked: an error names the benchmark asked
+    for, never one the user left out (every CPython benchmark here has 3 values per
+    process, so --warmup 5 is refused for sympy_str itself)."""
+    from .helpers import assert_one_line_error, cli
+
+    f = REAL / "pyperf-speed-cpython27.json.gz"
+    line = assert_one_line_error(
+        *cli(["summary", f, "--benchmark", "sympy_str", "--warmup", "5"], capsys), file=f,
+        words=["warm-up of 5"])
+    assert "'sympy_str'" in line and "2to3" not in line
+    line = assert_one_line_error(*cli(["summary", f, "--benchmark", "nope"], capsys), file=f,
+                                 words=["not in the file"])
+    assert "2to3" in line  # the file's own names, not the (empty) selection

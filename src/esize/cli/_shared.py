@@ -94,6 +94,7 @@ def read_input(path: str, args) -> tuple[str, dict]:
         benchmark_column=column,
         balance=args.balance,
         gbench_time=args.gbench_time or "real_time",
+        only=args.benchmark,
     )
     return fmt, benches
 
@@ -111,9 +112,8 @@ def select(path: str, benches: dict, wanted: Sequence[str]) -> dict:
     wanted = list(dict.fromkeys(wanted))
     missing = [n for n in wanted if n not in benches]
     if missing:
-        raise InputError(
-            path, f"{prefix(missing[0])}not in the file; it has {names_text(list(benches))}"
-        )
+        names = getattr(benches, "names", None) or list(benches)
+        raise InputError(path, f"{prefix(missing[0])}not in the file; it has {names_text(names)}")
     return {n: benches[n] for n in wanted}
 
 

@@ -50,6 +50,8 @@ __all__ = [
     "subnormal_problem",
     "trim",
     "finish",
+    "Benchmarks",
+    "with_names",
     "drop_warmup",
     "single_unit_caveat",
     "drop_single_top",
@@ -82,6 +84,19 @@ class Benchmark:
 
     def __iter__(self):
         return iter((self.design, self.unit))
+
+
+class Benchmarks(dict):
+    """``{name: Benchmark}`` read from a file; ``names`` lists every benchmark the file
+    holds, also those left out by ``only`` (for messages about a name not found)."""
+
+    names: list = []
+
+
+def with_names(read: dict, names) -> Benchmarks:
+    out = Benchmarks(read)
+    out.names = list(names)
+    return out
 
 
 # -- words ------------------------------------------------------------------------------

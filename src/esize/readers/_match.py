@@ -89,9 +89,10 @@ def match_benchmarks(
         names = list(dict.fromkeys(wanted))
         absent = [n for n in names if n not in old and n not in new]
         if absent:
+            every = getattr(old, "names", None) or list(old)
             raise InputError(
                 old_source,
-                f"{prefix(absent[0])}in neither file; {old_source} has {names_text(list(old))}",
+                f"{prefix(absent[0])}in neither file; {old_source} has {names_text(every)}",
             )
     else:
         names = list(old) + [n for n in new if n not in old]

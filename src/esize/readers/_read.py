@@ -21,6 +21,7 @@ from ._common import (
     open_text,
     parse_json,
     read_bytes,
+    with_names,
 )
 
 __all__ = [
@@ -130,6 +131,7 @@ def read_benchmarks(
     benchmark_column: str | None = None,
     balance: str | None = None,
     gbench_time: str = "real_time",
+    only: Iterable[str] = (),
 ) -> dict[str | None, Benchmark]:
     """Read every benchmark of a result file.
 
@@ -157,6 +159,10 @@ def read_benchmarks(
         :func:`~esize.readers.design_from_ragged`).
     gbench_time : {"real_time", "cpu_time"}
         Google Benchmark only: which time to read.
+    only : iterable of str, optional
+        Read only these benchmarks (names absent from the file are left for the
+        caller to report); nothing else is checked, so that a problem of a benchmark
+        left out is not reported.
 
     Returns
     -------
@@ -191,6 +197,7 @@ def read_benchmarks(
             warmup=warmup,
             benchmark_column=benchmark_column,
             balance=balance,
+            only=only,
         )
     if doc is None:
         check_file(p)
@@ -198,7 +205,11 @@ def read_benchmarks(
     module = _MODULES[fmt]
     opts = {"gbench_time": gbench_time} if fmt == "gbench" else {}
     read: dict = {}
-    for name, (units, unit) in module.parse(doc, source, **opts).items():
+    wanted = set(only)
+    parsed = module.parse(doc, source, **opts)
+    for name, (units, unit) in parsed.items():
+        if wanted and name not in wanted:
+            continue
         design = design_from_ragged(
             units, module.LEVELS, balance=balance, source=source, benchmark=name
         )
@@ -209,7 +220,7 @@ def read_benchmarks(
         design, info, warm, series, unit = read[name]
         design, caveats, dropped = drop_single_top(design, source, name, module.NEXT_RUN_OPTIONS)
         out[name] = Benchmark(design, unit, warm + caveats, info, dropped, series)
-    return out
+    return with_names(out, parsed)
 
 
 def next_run_options(fmt: str, counts: Mapping[str, int]) -> str | None:

@@ -46,6 +46,7 @@ from ._common import (
     size_histogram,
     subnormal_problem,
     truncation_note,
+    with_names,
 )
 from .units import UnitInfo
 
@@ -597,6 +598,7 @@ def read(
     warmup: int | str = 0,
     benchmark_column: str | None = None,
     balance: str | None = None,
+    only: Iterable[str] = (),
 ) -> dict:
     """``{name: Benchmark}`` of a tidy file; see :func:`esize.readers.read_benchmarks`."""
     source = str(path)
@@ -611,11 +613,13 @@ def read(
         balance=balance,
         row_name=row_name,
     )
+    wanted = {str(n) for n in only}
     warmed = {name: (*drop_warmup(design, source, name, warmup), unit)
-              for name, (design, unit) in parsed.items()}
+              for name, (design, unit) in parsed.items()
+              if not wanted or str(name) in wanted}
     out = {}
     for name in keep_replicated({n: w[0] for n, w in warmed.items()}, source):
         design, info, warm, series, unit = warmed[name]
         design, caveats, dropped = drop_single_top(design, source, name)
         out[name] = Benchmark(design, unit, warm + caveats, info, dropped, series)
-    return out
+    return with_names(out, parsed)
