@@ -500,3 +500,13 @@ def test_a_closed_pipe_ends_quietly(tmp_path):
     proc.stderr.close()
     assert proc.wait(timeout=60) == 141, err
     assert first.startswith(b"file") and err == ""
+
+
+def test_running_out_of_memory_is_one_line(we, capsys, monkeypatch):
+    import esize.cli.summary as summary
+
+    def boom(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(summary, "variance_components", boom)
+    assert_one_line_error(*cli(["summary", we], capsys), words=["out of memory"])

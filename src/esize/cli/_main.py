@@ -71,6 +71,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         except OSError as exc:  # a file that no reader named (they all should)
             print(f"esize: error: {_os_error(exc)}", file=sys.stderr)
             return EXIT_BAD_INPUT
+        except MemoryError:  # the up-front checks failed to foresee it
+            print("esize: error: out of memory; use fewer --resamples or fewer benchmarks "
+                  "at a time", file=sys.stderr)
+            return EXIT_BAD_INPUT
         if args.output:
             from .._atomic import atomic_write_text
 
