@@ -498,7 +498,8 @@ def auto_warmup(
     do not set ``kept`` (one unsettled process would otherwise cut every other one
     to its short last segment), so their kept values may reach back before their
     cut. When no process has a steady state, ``kept`` is the shortest last part
-    among them. ``kept`` is never below ``min_size``, hence at least 2.
+    among them, and never more than the shortest process holds. ``kept`` is never
+    below ``min_size``, hence at least 2.
     """
     _ruptures()
     where = f"{benchmark}: " if benchmark else ""
@@ -522,6 +523,9 @@ def auto_warmup(
             raise EsizeError(f"{where}process {i}: {exc}") from None
     settled = [r for r in results if r.classification != "no_steady_state"]
     kept = min(r.steady_length for r in (settled or results))
+    # a process without a steady state may be shorter than that (groups of unequal
+    # lengths): it cannot give more values than it has
+    kept = min(kept, min(r.n for r in results))
     trimmed = np.stack([np.asarray(g, dtype=np.float64)[-kept:] for g in groups])
     trimmed.setflags(write=False)
     dropped_warmup = sum(min(r.cut, r.n - kept) for r in results)

@@ -396,3 +396,14 @@ def test_importing_the_module_loads_neither_ruptures_nor_scipy():
     )
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
     assert json.loads(out.stdout) == []
+
+
+def test_a_short_process_without_a_steady_state_bounds_what_is_kept():
+    """Found by the property test: a 9-value process that never settles beside a longer
+    flat one; every process keeps as many values as the shortest can give."""
+    rng = np.random.default_rng(0)
+    short = stepped(rng, 9, 7, math.e)  # a change 2 values before its end
+    long = flat(rng, 16, sigma=0.01)
+    rep = auto_warmup([short, long])
+    assert rep.trimmed.shape[1] == rep.kept <= 9
+    assert rep.dropped == 9 + 16 - 2 * rep.kept
