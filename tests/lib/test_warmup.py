@@ -403,7 +403,9 @@ def test_a_short_process_without_a_steady_state_bounds_what_is_kept():
     flat one; every process keeps as many values as the shortest can give."""
     rng = np.random.default_rng(0)
     short = stepped(rng, 9, 7, math.e)  # a change 2 values before its end
-    long = flat(rng, 16, sigma=0.01)
+    long = stepped(rng, 16, 3, 1.3)  # settles after 3 values: 13 steady ones
+    assert detect_steady_state(short).classification == "no_steady_state"
+    assert detect_steady_state(long).steady_length > 9
     rep = auto_warmup([short, long])
     assert rep.trimmed.shape[1] == rep.kept <= 9
     assert rep.dropped == 9 + 16 - 2 * rep.kept
