@@ -20,7 +20,7 @@ SNAKEMAKE = $(BIN)/snakemake --workflow-profile $(PROFILE) $(if $(CORES),--cores
 # A bad configuration file stops here with one line (FILE:LINE: problem), exit status 2.
 CHECK_CONFIG = @$(BIN)/python -m esize_study.pipeline check-config
 
-.PHONY: test reproduce reproduce-test lint bench clean-venv
+.PHONY: test reproduce reproduce-test lint bench clean-venv measure measure-tiny archive test-cluster
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -57,3 +57,51 @@ bench: $(STAMP)
 
 clean-venv:
 	rm -rf $(VENV)
+
+# cffconvert (the CITATION.cff check of the tests) pins jsonschema<4, which the
+# workflow's configuration check (JSON Schema 2020-12) cannot run with: it gets an
+# environment of its own, which tests/test_artifact.py finds and `make test` installs.
+CFFCONVERT := $(VENV)/cffconvert/bin/cffconvert
+$(CFFCONVERT):
+	$(PYTHON) -m venv $(VENV)/cffconvert
+	$(VENV)/cffconvert/bin/python -m pip install --quiet 'cffconvert>=2.0,<3'
+test: $(CFFCONVERT)
+
+# One tarball for deposit (e.g. on Zenodo): dist/esize-<version>.tar.gz with the
+# source as committed at HEAD (committed data included), the results of the pipeline
+# run with ARCHIVE_CONFIG, VERSION_INFO.json (commit, tag, dirty, version, date) and a
+# SHA256SUMS manifest (`sha256sum -c SHA256SUMS` in the unpacked directory). Release
+# first: set the version, commit, `git tag v<version>`, `make reproduce`; the target
+# warns when HEAD is not tagged and refuses results made by other code or config.
+#   make archive                                   after make reproduce
+#   make archive ARCHIVE_CONFIG=config/test.yaml   after make reproduce-test (tiny)
+#   make archive ARCHIVE_ARGS=--allow-stale        archive mismatched results anyway
+ARCHIVE_CONFIG ?= config/config.yaml
+ARCHIVE_ARGS ?=
+archive: $(STAMP)
+	$(CHECK_CONFIG) config/config.yaml $(ARCHIVE_CONFIG)
+	$(BIN)/python -m esize_study.archive --config config/config.yaml --config $(ARCHIVE_CONFIG) $(ARCHIVE_ARGS)
+
+# Measuring the real three-level dataset (measure/README.md): opt-in, never part of
+# `make reproduce`, which reads the committed data. One core, so that the measured
+# processes do not disturb each other; ARGS="--forceall" measures again.
+measure: $(STAMP)
+	@$(BIN)/python measure/measure.py check-config measure/config.yaml
+	$(BIN)/snakemake -s measure/Snakefile --configfile measure/config.yaml --cores 1 $(ARGS)
+
+# The same on the tiny configuration the tests run (seconds; output not committed).
+measure-tiny: $(STAMP)
+	@$(BIN)/python measure/measure.py check-config measure/config-tiny.yaml
+	$(BIN)/snakemake -s measure/Snakefile --configfile measure/config-tiny.yaml --cores 1 $(ARGS)
+
+# The tiny pipeline through the SLURM profile (workflow/profiles/slurm) on a real,
+# single-node SLURM started on this machine (workflow/cluster/local-slurm.sh: root,
+# Debian's slurm-wlm, munge, slurmdbd and MariaDB, installed with apt if missing),
+# checked against a local run: every job submitted with sbatch and COMPLETED in sacct,
+# every output file byte-identical. Stops the cluster afterwards. The tests run it
+# (tests/study/test_cluster.py) only where sbatch and the plugin are installed, which
+# `make test` does not install.
+test-cluster: $(STAMP)
+	@$(BIN)/python -c "import snakemake_executor_plugin_slurm" 2>/dev/null \
+		|| $(BIN)/python -m pip install --quiet -e 'src/esize_study[cluster]'
+	VENV=$(VENV) workflow/cluster/test-cluster.sh

@@ -20,6 +20,7 @@ include: "workflow/rules/examples.smk"
 include: "workflow/rules/falsealarm.smk"
 include: "workflow/rules/coverage.smk"
 include: "workflow/rules/report.smk"
+include: "workflow/rules/provenance.smk"
 
 
 # Every output of every job, intermediate ones included, so that a deleted one is

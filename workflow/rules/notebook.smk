@@ -1,0 +1,27 @@
+# The notebooks (notebooks/*.ipynb) executed and rendered to HTML with nbconvert, so
+# that a reader without Jupyter can read them beside the report:
+# results/notebooks/<name>.html. One job renders them all; it reruns when a notebook
+# or the code changes. A copy of the workflow without notebooks/ has no such job.
+
+from pathlib import Path
+
+NOTEBOOKS = sorted(p.stem for p in Path("notebooks").glob("*.ipynb"))
+
+if NOTEBOOKS:
+
+    rule notebook_html:
+        input:
+            expand("notebooks/{notebook}.ipynb", notebook=NOTEBOOKS),
+        output:
+            expand(f"{RESULTS}/notebooks/{{notebook}}.html", notebook=NOTEBOOKS),
+        params:
+            code=CODE_HASH,
+            timeout=600,
+        log:
+            f"{LOGS}/notebook_html.log",
+        conda:
+            "../envs/esize.yaml"
+        script:
+            "../scripts/notebook_html.py"
+
+    register_targets("notebook_html")

@@ -1,0 +1,33 @@
+# Provenance of every dataset's results: results/<dataset>/provenance.json names the
+# commit (and whether the tree had uncommitted changes), the code and config hashes,
+# the seeds, the software versions and the machine (esize_study.provenance).
+#
+# The job reruns when the code hash or the config hash changes, as the results do; a
+# commit that changes neither (say, a README edit) leaves the results and this record
+# of the commit that made them as they are.
+
+import esize_study.provenance as pv
+
+
+# the notebooks rendered to HTML, the other record a reader gets beside the report
+include: "notebook.smk"
+
+
+CONFIG_HASH = pv.config_hash(config)
+
+
+rule provenance:
+    output:
+        f"{RESULTS}/{{dataset}}/provenance.json",
+    params:
+        code=CODE_HASH,
+        config_hash=CONFIG_HASH,
+    log:
+        f"{LOGS}/{{dataset}}/provenance.log",
+    conda:
+        "../envs/esize.yaml"
+    script:
+        "../scripts/provenance.py"
+
+
+register_targets("provenance", per_dataset)
