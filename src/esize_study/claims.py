@@ -1,13 +1,28 @@
-"""The paper's claims as data, and the one table that shows them.
+"""The paper's claims as data, the rules that judge them, and the one table that shows them.
 
 Every number or statement of the paper that the reproduction checks (in the sections
 "Variation in the Data", "For Practitioners: The New Method without Statistics",
 "Dimensioning the Experiments", "False Alarm Rate" and "Coverage") becomes a :class:`Claim` record: what the paper says,
-what we find, the rule that decides, and the verdict. The report's agreement counts
-come from these records (:func:`tally`), never from its rendered text, and both
-simulation families render their claims with the same :func:`render_table`.
-Records travel between workflow rules as JSON (:func:`write_claims`,
-:func:`read_claims`).
+what we find, the rule that decides, the verdict, and its role: a *calibration* row
+(a number the stand-in data were fitted to, which agrees by construction) or a
+*reproduction* row (a result the method has to produce). The report's agreement
+counts come from these records (:func:`tally`, :func:`summary`), never from its
+rendered text, and both simulation families render their claims with the same
+:func:`render_table`. Records travel between workflow rules as JSON
+(:func:`write_claims`, :func:`read_claims`).
+
+Qualifiers
+----------
+The paper states its results with words such as "about", "nearly", "at most",
+"over" and with ranges. Each word has one rule (:data:`QUALIFIERS`, :func:`band`):
+a band of values, a function of the stated number ``x`` and of ``u``, the place
+value of the last non-zero digit the paper prints (``u = 1`` for "5 %" and "35",
+``0.1`` for "0.5 %" and "94.8 %", ``10`` for "60 %"). A result with Monte Carlo
+error is judged by its interval estimate, the estimate +- :data:`Z` standard
+errors (Wilson's interval for a share of ``n`` trials, which stays honest at 0 and
+1): *agree* when the interval lies inside the band, *disagree* when it lies wholly
+outside, *undecided* otherwise (:func:`decide`). A number without Monte Carlo error
+is a point interval, so it always agrees or disagrees.
 """
 
 from __future__ import annotations
@@ -16,6 +31,7 @@ import json
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
+from decimal import Decimal
 from pathlib import Path
 
 from esize._atomic import atomic_write_text
@@ -26,12 +42,28 @@ __all__ = [
     "DISAGREE",
     "UNDECIDED",
     "VERDICTS",
+    "REPRODUCTION",
+    "CALIBRATION",
+    "CONTEXT",
+    "ROLES",
+    "Z",
     "Claim",
+    "Band",
+    "QUALIFIERS",
+    "unit_of",
+    "band",
+    "decide",
+    "combine",
+    "proportion_interval",
+    "normal_interval",
+    "z_for",
     "verdict",
     "graded",
     "tally",
+    "summary",
     "render_table",
     "render_notes",
+    "rules_markdown",
     "write_claims",
     "read_claims",
 ]
@@ -39,6 +71,17 @@ __all__ = [
 AGREE, PARTLY, DISAGREE, UNDECIDED = "agree", "partly", "disagree", "undecided"
 #: The possible verdicts; ``undecided`` records are shown but not counted.
 VERDICTS = (AGREE, PARTLY, DISAGREE, UNDECIDED)
+
+#: A result the method has to produce (counted in the report's headline).
+REPRODUCTION = "reproduction"
+#: A number the stand-in data were fitted to: it agrees by construction.
+CALIBRATION = "calibration"
+#: Shown for context, not a claim of the paper.
+CONTEXT = "context"
+ROLES = (REPRODUCTION, CALIBRATION, CONTEXT)
+
+#: Half-width of a Monte Carlo interval estimate, in standard errors.
+Z = 2.0
 
 
 @dataclass
@@ -67,6 +110,9 @@ class Claim:
         Monte Carlo standard error of our value (``"-"`` where there is none).
     values : dict
         Our raw numbers (JSON-able), for checks and comparisons between runs.
+    role : str
+        One of :data:`ROLES`: ``reproduction`` (default), ``calibration`` or
+        ``context``.
     """
 
     id: str
@@ -79,10 +125,13 @@ class Claim:
     explanation: str = ""
     mc_error: str = "-"
     values: dict = field(default_factory=dict)
+    role: str = REPRODUCTION
 
     def __post_init__(self):
         if self.verdict not in VERDICTS:
             raise ValueError(f"claim {self.id!r}: verdict {self.verdict!r} not in {VERDICTS}")
+        if self.role not in ROLES:
+            raise ValueError(f"claim {self.id!r}: role {self.role!r} not in {ROLES}")
 
     def to_dict(self) -> dict:
         """The record as a JSON-able dict (non-finite numbers become ``None``)."""
@@ -106,6 +155,204 @@ def _clean(obj):
     return obj
 
 
+# -- qualifiers ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Band:
+    """The values a qualified statement allows: an interval, each end open or closed.
+
+    Attributes
+    ----------
+    lo, hi : float
+        Ends (``-inf`` / ``inf`` for none).
+    lo_open, hi_open : bool
+        Whether the end itself is excluded.
+    """
+
+    lo: float
+    hi: float
+    lo_open: bool = False
+    hi_open: bool = False
+
+    def _above_lo(self, x: float) -> bool:
+        return x > self.lo if self.lo_open else x >= self.lo
+
+    def _below_hi(self, x: float) -> bool:
+        return x < self.hi if self.hi_open else x <= self.hi
+
+    def contains(self, lo: float, hi: float | None = None) -> bool:
+        """Whether the whole interval ``[lo, hi]`` (a point if ``hi`` is None) is inside."""
+        hi = lo if hi is None else hi
+        return self._above_lo(lo) and self._below_hi(hi)
+
+    def disjoint(self, lo: float, hi: float | None = None) -> bool:
+        """Whether the interval ``[lo, hi]`` has no point in the band."""
+        hi = lo if hi is None else hi
+        return not self._below_hi(lo) or not self._above_lo(hi)
+
+    def text(self, scale: float = 100.0, unit: str = " %") -> str:
+        """The band for reading, its ends multiplied by ``scale`` (``"4-6 %"``, ``"< 0.1 %"``)."""
+
+        def f(x):
+            return f"{round(x * scale, 9):g}"
+
+        if math.isinf(self.lo) and math.isinf(self.hi):
+            return "any value"
+        if math.isinf(self.lo):
+            return f"{'<' if self.hi_open else '<='} {f(self.hi)}{unit}"
+        if math.isinf(self.hi):
+            return f"{'>' if self.lo_open else '>='} {f(self.lo)}{unit}"
+        return f"{f(self.lo)}-{f(self.hi)}{unit}"
+
+
+def unit_of(stated) -> float:
+    """Place value of the last non-zero digit of a printed number.
+
+    ``"5"`` -> 1, ``"0.5"`` -> 0.1, ``"94.8"`` -> 0.1, ``"60"`` -> 10, ``"35"`` -> 1.
+    Floats are read through their shortest representation (``0.5`` -> 0.1).
+    """
+    d = Decimal(str(stated)).normalize()
+    if d == 0:
+        return 1.0
+    return float(Decimal(1).scaleb(d.as_tuple().exponent))
+
+
+#: One rule per qualifier of the paper's text: the band as a function of the stated
+#: number ``x`` (and ``y`` for a range) and of ``u``, the place value of the last
+#: non-zero digit printed. The report's method section is generated from this table.
+QUALIFIERS: dict[str, tuple[str, str]] = {
+    "value": ("x stated plainly (\"94.8 %\", a table cell)", "x - u/2 to x + u/2: rounds to x"),
+    "about": ("about x, around x, as many as x", "x - u to x + u"),
+    "nearly": ("nearly x", "x - u to x: close to x, from below"),
+    "at most": ("at most x, up to x, no more than x", "x or less"),
+    "at most about": ("about x or fewer", "x + u or less"),
+    "under": ("under x, below x, less than x", "less than x"),
+    "over": ("over x, above x", "more than x"),
+    "range": ("x-y", "x - u/2 to y + u/2: rounds into the range"),
+}
+
+
+def band(qualifier: str, stated, upper=None, *, scale: float = 0.01) -> Band:
+    """The band of values a qualified statement allows (:data:`QUALIFIERS`).
+
+    Parameters
+    ----------
+    qualifier : str
+        A key of :data:`QUALIFIERS`.
+    stated : str or float
+        The number as the paper prints it (``"5"``, ``"0.5"``, ``"60"``), in the
+        paper's unit.
+    upper : str or float, optional
+        The upper number of a ``"range"``.
+    scale : float, optional
+        Converts the paper's unit into ours (default 0.01: per cent to a fraction;
+        1 for counts and thresholds kept in per cent).
+
+    Returns
+    -------
+    Band
+        Open-ended qualifiers ("at most", "under", "over") leave the other end
+        infinite.
+    """
+    if qualifier not in QUALIFIERS:
+        raise ValueError(f"unknown qualifier {qualifier!r}; one of {sorted(QUALIFIERS)}")
+    x = Decimal(str(stated))
+    u = Decimal(str(unit_of(stated)))
+    half = u / 2
+    inf = Decimal("Infinity")
+    lo_open = hi_open = False
+    if qualifier == "value":
+        lo, hi = x - half, x + half
+    elif qualifier == "about":
+        lo, hi = x - u, x + u
+    elif qualifier == "nearly":
+        lo, hi = x - u, x
+    elif qualifier == "at most":
+        lo, hi = -inf, x
+    elif qualifier == "at most about":
+        lo, hi = -inf, x + u
+    elif qualifier == "under":
+        lo, hi, hi_open = -inf, x, True
+    elif qualifier == "over":
+        lo, hi, lo_open = x, inf, True
+    else:
+        if upper is None:
+            raise ValueError("a range needs its upper number")
+        y = Decimal(str(upper))
+        half = min(u, Decimal(str(unit_of(upper)))) / 2
+        lo, hi = x - half, y + half
+    k = Decimal(str(scale))
+    return Band(float(lo * k), float(hi * k), lo_open, hi_open)
+
+
+def proportion_interval(p: float, n: int, z: float = Z) -> tuple[float, float]:
+    """Wilson interval of a share ``p`` observed in ``n`` trials, +- ``z`` standard errors.
+
+    Unlike ``p +- z SE`` it does not collapse to a point at 0 or 1: 0 of 1000 gives
+    0 to 0.4 % (z = 2). ``(nan, nan)`` without trials.
+    """
+    if not n or n <= 0 or p is None or not math.isfinite(p):
+        return math.nan, math.nan
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def z_for(parts: int, z: float = Z) -> float:
+    """Half-width, in standard errors, of each interval of a claim made of ``parts`` parts.
+
+    Bonferroni's correction: each part's interval misses its true value with the
+    ``parts``-th share of the two-sided miss rate of one +- ``z`` interval, so the whole
+    claim is as sure as a single interval of +- ``z`` (2 -> 2.84 for 10 parts).
+    """
+    from scipy.special import ndtr, ndtri
+
+    if parts <= 1:
+        return z
+    return float(-ndtri(ndtr(-z) / parts))
+
+
+def normal_interval(x: float, se: float, z: float = Z) -> tuple[float, float]:
+    """``x +- z * se`` (a point when ``se`` is 0)."""
+    if x is None or not math.isfinite(x):
+        return math.nan, math.nan
+    se = 0.0 if se is None or not math.isfinite(se) else se
+    return x - z * se, x + z * se
+
+
+def decide(interval: tuple[float, float], b: Band) -> str:
+    """Verdict of an interval estimate against a band.
+
+    ``agree`` when the whole interval is inside the band, ``disagree`` when none of
+    it is, ``undecided`` when it straddles an edge (or is not finite).
+    """
+    lo, hi = interval
+    if lo is None or hi is None or math.isnan(lo) or math.isnan(hi):
+        return UNDECIDED
+    if b.contains(lo, hi):
+        return AGREE
+    if b.disjoint(lo, hi):
+        return DISAGREE
+    return UNDECIDED
+
+
+def combine(verdicts: Iterable[str]) -> str:
+    """One verdict for a claim made of parts (benchmarks, conditions).
+
+    ``agree`` when every part agrees; when some part disagrees, ``partly`` if another
+    agrees and ``disagree`` otherwise; else (some part undecided, none disagreeing)
+    ``undecided``. No parts: ``undecided``.
+    """
+    vs = list(verdicts)
+    if not vs:
+        return UNDECIDED
+    if all(v == AGREE for v in vs):
+        return AGREE
+    if any(v in (DISAGREE, PARTLY) for v in vs):
+        return PARTLY if any(v in (AGREE, PARTLY) for v in vs) else DISAGREE
+    return UNDECIDED
+
+
 def verdict(ok: bool) -> str:
     """``agree`` when ``ok``, else ``disagree``."""
     return AGREE if ok else DISAGREE
@@ -116,11 +363,23 @@ def graded(share: float, full: float, part: float) -> str:
     return AGREE if share >= full else PARTLY if share >= part else DISAGREE
 
 
-def tally(claims: Iterable[Claim]) -> tuple[int, int]:
-    """Claims that agree, and claims compared (every verdict except ``undecided``)."""
-    claims = list(claims)
+def tally(claims: Iterable[Claim], role: str | None = None) -> tuple[int, int]:
+    """Claims that agree, and claims compared (every verdict except ``undecided``).
+
+    ``role`` restricts the count to claims of that role (all roles by default).
+    """
+    claims = [c for c in claims if role is None or c.role == role]
     compared = [c for c in claims if c.verdict != UNDECIDED]
     return sum(c.verdict == AGREE for c in compared), len(compared)
+
+
+def summary(claims: Iterable[Claim]) -> dict[str, dict[str, int]]:
+    """Counts per role and verdict: ``{role: {verdict: n, ..., "total": n}}``."""
+    out = {r: {v: 0 for v in VERDICTS} | {"total": 0} for r in ROLES}
+    for c in claims:
+        out[c.role][c.verdict] += 1
+        out[c.role]["total"] += 1
+    return out
 
 
 def _cell(text) -> str:
@@ -175,6 +434,61 @@ def render_notes(claims: Sequence[Claim], default: str = "see the discussion bel
     lines = ["Notes:", ""]
     lines += [f"- *{c.statement}* ({c.verdict}): {c.explanation or default}" for c in notes]
     return "\n".join(lines)
+
+
+#: Examples shown in the method section: qualifier -> (stated, upper, as printed).
+_EXAMPLES = {
+    "value": ("94.8", None, "94.8 %"),
+    "about": ("5", None, "about 5 %"),
+    "nearly": ("60", None, "nearly 60 %"),
+    "at most": ("2", None, "at most 2 %"),
+    "at most about": ("5", None, "about 5 % (or fewer)"),
+    "under": ("0.1", None, "under 0.1 %"),
+    "over": ("94", None, "over 94 %"),
+    "range": ("95", "96", "95-96 %"),
+}
+
+
+def rules_markdown() -> str:
+    """The method section's rules: a table qualifier -> band -> decision, and the decision.
+
+    Generated from :data:`QUALIFIERS` and :func:`band`, so the text and the code
+    cannot drift apart.
+    """
+    import pandas as pd
+
+    rows = []
+    for q, (words, rule) in QUALIFIERS.items():
+        x, y, shown = _EXAMPLES[q]
+        rows.append({"qualifier": words, "band": rule,
+                     "example": f"{shown} -> {band(q, x, y).text()}"})
+    table = pd.DataFrame(rows).to_markdown(index=False, disable_numparse=True)
+    return "\n".join([
+        "### How a claim is judged",
+        "",
+        "Each qualifier of the paper's text has one rule, applied to every claim that uses "
+        "it. The band is a function of the stated number x and of u, the place value of "
+        "the last non-zero digit the paper prints (u = 1 for 5 % and 35, 0.1 for 0.5 % and "
+        "94.8 %, 10 for 60 %):",
+        "",
+        table,
+        "",
+        f"Decision: a result with Monte Carlo error is an interval estimate, the estimate "
+        f"+- {Z:g} standard errors (for a share of n trials, Wilson's interval, which does "
+        "not shrink to a point at 0 or 100 %). **agree** when that interval lies inside the "
+        "band, **disagree** when it lies wholly outside, **undecided** when it straddles an "
+        "edge: the simulation is too small to tell, and the row is shown but not counted. A "
+        "number without Monte Carlo error (arithmetic, a table cell) is a point, so it agrees "
+        "or disagrees. A claim about several benchmarks or conditions agrees when every part "
+        "agrees, is *partly* when some parts disagree and others agree, disagrees when parts "
+        "disagree and none agrees, and is undecided otherwise; so that such a claim is as "
+        "sure as one interval, each of its m parts is judged with an interval widened to z_m "
+        f"standard errors (Bonferroni: z_m = {z_for(10):.2f} for 10 parts), and so is the "
+        "lowest or highest of m cells of a grid. 'Tends to x as n grows' is "
+        "judged as 'about x' on the estimate pooled over the sizes from half the largest "
+        "up. Claims about a shape (grows, falls, the worst, about the same) state their rule "
+        "in their row and use point estimates.",
+    ]) + "\n"
 
 
 def write_claims(path, claims: Iterable[Claim]) -> None:

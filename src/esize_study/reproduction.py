@@ -35,6 +35,10 @@ __all__ = [
     "CostModel",
     "paper_costs",
     "precision_rows",
+    "PRECISION_MARKS",
+    "precision_mark",
+    "rounding_grid",
+    "binary_level_sensitivity",
     "worked_examples",
     "render_variations",
     "render_precisions",
@@ -150,17 +154,9 @@ def precision_rows(
             # not even 2 binaries of one measurement each: no interval at all
             rows.append(_no_interval_row(source, benchmark, h, dropped_cost))
             continue
-        common = dict(mean=100.0, levels=paper.LEVELS, alpha=alpha)
-        d = dimension(
-            t2,
-            cost.costs,
-            cost.budget(h),
-            dropped_cost=dropped_cost,
-            below_one="clamp",
-            objective="variance",
-            **common,
-        )
-        best = dimension(t2, cost.costs, cost.budget(h), **common)
+        d = _paper_dimension(t2, cost, h, dropped_cost, alpha)
+        best = dimension(t2, cost.costs, cost.budget(h), mean=100.0, levels=paper.LEVELS,
+                         alpha=alpha)
         rows.append(
             {
                 "source": source,
@@ -180,6 +176,135 @@ def precision_rows(
             }
         )
     return rows
+
+
+def _paper_dimension(t2, cost: CostModel, hours: float, dropped_cost: str = "replace",
+                     alpha: float = 0.05):
+    """The paper's procedure for one budget (the ``ours_pct`` column of the rows)."""
+    return dimension(t2, cost.costs, cost.budget(hours), mean=100.0, levels=paper.LEVELS,
+                     alpha=alpha, dropped_cost=dropped_cost, below_one="clamp",
+                     objective="variance")
+
+
+# -- Table tPrecisions beside the paper's printed cells --------------------------------
+#: One rule for every cell of Table tPrecisions: the paper prints one decimal, so a
+#: cell is within its rounding interval (our value rounds to the paper's), within
+#: +-0.1 of it, or beyond. Marks as used in the tables, with their meaning.
+PRECISION_MARKS = {
+    "": "within the paper's rounding interval (|ours - paper| <= 0.05: rounds to the "
+        "paper's value)",
+    "~": "within +-0.1 of the paper's value but outside its rounding interval",
+    "*": "more than 0.1 from the paper's value",
+}
+
+
+def precision_mark(ours: float, paper_value: float) -> str:
+    """The mark of one Table tPrecisions cell (:data:`PRECISION_MARKS`)."""
+    d = abs(float(ours) - float(paper_value))
+    if d <= 0.05 + 1e-9:
+        return ""
+    if d <= 0.1 + 1e-9:
+        return "~"
+    return "*"
+
+
+def rounding_grid(benchmark: str, hours: Sequence[float] = paper.PRECISION_HOURS,
+                  step: float = 0.05, points: int = 5) -> list[tuple[tuple, dict]]:
+    """Our Table tPrecisions cells when Table tVariations' inputs move within their rounding.
+
+    The paper prints every S of Table tVariations to one decimal, so each true value
+    lies within +-0.05 of it. The cells are recomputed with the paper's procedure for
+    every combination of ``points`` values from S - ``step`` to S + ``step`` at the
+    three levels.
+
+    Returns
+    -------
+    list of (tuple, dict)
+        ``(S per level, {(hours, "ours" | "default"): half-width in %})``, the
+        printed S among them.
+    """
+    import itertools
+
+    counts = [paper.BINARIES, paper.EXECUTIONS, paper.steady_measurements(benchmark)]
+    base = paper.VARIATION_S[benchmark]
+    deltas = np.linspace(-step, step, points)
+    out = []
+    for delta in itertools.product(deltas, repeat=3):
+        sv = tuple(round(max(x + e, 1e-6), 6) for x, e in zip(base, delta))
+        cells = {}
+        for r in precision_rows("paper", benchmark, sv, counts, paper_costs(benchmark), hours):
+            cells[(float(r["hours"]), "ours")] = float(r["ours_pct"])
+            cells[(float(r["hours"]), "default")] = float(r["default_pct"])
+        out.append((sv, cells))
+    return out
+
+
+def binary_level_sensitivity(benchmark: str, hours: Sequence[float] = paper.PRECISION_HOURS,
+                             factors: Sequence[float] = (0.1, 10.0)) -> dict:
+    r"""What moves the ``ours`` cells of a benchmark whose plan drops executions.
+
+    For HTTP and TCP the paper's procedure drops the execution level
+    (:math:`T_2^2 \le 0`) and plans binaries x measurements. Three candidate causes
+    of a difference to the paper's cells are computed with the same procedure
+    (``dropped_cost="replace"``, clamped counts, binaries from the budget):
+
+    * the measurement time, multiplied by each of ``factors``;
+    * the cost model's binary count: a binary costs the build plus its warm-up and
+      measurements, so a budget of whole builds buys one binary fewer than the
+      build time alone would (``build_only``);
+    * the binary-level variance the plan uses: the range of binary-level variation
+      (in %) for which every cell rounds to the paper's, beside the three-level
+      :math:`T_3` that Table tVariations implies and the two-level estimate after
+      merging executions into measurements.
+
+    Returns
+    -------
+    dict
+        ``ours``, ``binaries``, ``n1`` (per hour), ``measurement_time``
+        ({factor: cells}), ``build_only`` (cells) and ``build_only_binaries``,
+        ``fits`` ((low, high) in %, or None), ``t3``, ``merged`` and ``stated`` (the
+        paper's text, or None), all in %; ``paper`` (the printed cells).
+    """
+    fam = paper.family(benchmark)
+    n2, n1 = paper.EXECUTIONS, paper.steady_measurements(benchmark)
+    counts = [paper.BINARIES, n2, n1]
+    s = np.asarray(paper.VARIATION_S[benchmark], dtype=np.float64)
+    t2 = unbiased_t2(s**2, counts)
+    cost = paper_costs(benchmark)
+    printed = [paper.PRECISIONS[benchmark][paper.PRECISION_HOURS.index(int(h))][0] for h in hours]
+
+    def cells(t2_, cost_):
+        ds = [_paper_dimension(t2_, cost_, h) for h in hours]
+        return [100.0 * d.half_width for d in ds], ds
+
+    ours, ds = cells(t2, cost)
+    out = {"benchmark": benchmark, "paper": printed, "ours": ours,
+           "binaries": [int(d.counts.get("compilation", 1)) for d in ds],
+           "n1": [int(d.counts["measurement"]) for d in ds], "dropped": list(ds[0].plan.dropped)}
+    out["measurement_time"] = {
+        float(f): cells(t2, CostModel(cost.measurement_seconds * f, cost.build_seconds,
+                                      cost.warmup))[0] for f in factors}
+    build_only, kb = [], []
+    for h, d, hw in zip(hours, ds, ours):
+        k = int(d.counts.get("compilation", 1))
+        kk = int(math.floor(h * 3600.0 / cost.build_seconds))
+        kb.append(kk)
+        build_only.append(hw / critical_value(0.05, k - 1) * math.sqrt(k)
+                          * critical_value(0.05, kk - 1) / math.sqrt(kk))
+    out["build_only"], out["build_only_binaries"] = build_only, kb
+    t3 = math.sqrt(t2[0])
+    fits = []
+    for tb in np.arange(0.5 * t3, 1.5 * t3, 0.0025):
+        trial = t2.copy()
+        trial[0] = tb**2
+        if all(precision_mark(c, p) == "" for c, p in zip(cells(trial, cost)[0], printed)):
+            fits.append(float(tb))
+    out["fits"] = (min(fits), max(fits)) if fits else None
+    s1m = (n2 * (n1 - 1) * s[2] ** 2 + n1 * (n2 - 1) * s[1] ** 2) / (n2 * n1 - 1)
+    out["t3"] = t3
+    out["merged"] = math.sqrt(max(s[0] ** 2 - s1m / (n2 * n1), 0.0))
+    out["stated"] = paper.MERGED_BINARY_PCT.get(fam)
+    return out
 
 
 def _no_interval_row(source: str, benchmark: str, hours: float, dropped_cost: str) -> dict:
@@ -512,14 +637,16 @@ def precisions_markdown(rows: Sequence[Mapping], folded: Sequence[Mapping] | Non
             "## From the paper's Table tVariations and costs",
             "",
             f"Cells: ours / default half-width in %, where ours follows the convention "
-            f"`{conv}` ({CONVENTION_TEXT[conv]}); the paper's printed value in brackets; "
-            "`*` marks a difference above 0.1 after rounding to one decimal.",
+            f"`{conv}` ({CONVENTION_TEXT[conv]}); the paper's printed value in brackets. "
+            "One rule marks every number against the paper's (which rounds to 0.1): "
+            + "; ".join(f"`{m}` {t}" if m else f"no mark: {t}" for m, t in PRECISION_MARKS.items())
+            + ". A cell shows the worse mark of its two numbers.",
             "",
         ]
         by = {}
         for r in sel:
             by.setdefault(r["benchmark"], {})[r["hours"]] = r
-        n_ok = n_all = 0
+        marks_seen = {m: 0 for m in PRECISION_MARKS}
         table = []
         for b, cells in by.items():
             line = [b]
@@ -528,14 +655,11 @@ def precisions_markdown(rows: Sequence[Mapping], folded: Sequence[Mapping] | Non
                 txt = f"{_fmt(r['ours_pct'])} / {_fmt(r['default_pct'])}"
                 if b in paper.PRECISIONS and h in paper.PRECISION_HOURS:
                     po, pd_ = paper.PRECISIONS[b][paper.PRECISION_HOURS.index(h)]
-                    flags = ""
-                    for ours, theirs in ((r["ours_pct"], po), (r["default_pct"], pd_)):
-                        n_all += 1
-                        if abs(round(ours, 1) - theirs) <= 0.1 + 1e-9:
-                            n_ok += 1
-                        else:
-                            flags = "*"
-                    txt += f" ({po:.1f} / {pd_:.1f}){flags}"
+                    found = [precision_mark(ours, theirs)
+                             for ours, theirs in ((r["ours_pct"], po), (r["default_pct"], pd_))]
+                    for m in found:
+                        marks_seen[m] += 1
+                    txt += f" ({po:.1f} / {pd_:.1f}){max(found, key=list(PRECISION_MARKS).index)}"
                 line.append(txt)
             r6 = cells.get(6, cells[hours[len(hours) // 2]])
             line.append(_design(r6))
@@ -543,8 +667,11 @@ def precisions_markdown(rows: Sequence[Mapping], folded: Sequence[Mapping] | Non
         head = ["benchmark"] + [f"{h:g} h" for h in hours] + ["design at 6 h"]
         out.append(pd.DataFrame(table, columns=head).to_markdown(index=False,
                                                                  disable_numparse=True))
+        n_all = sum(marks_seen.values())
         if n_all:
-            out += ["", f"{n_ok} of {n_all} numbers within 0.1 of the paper's.", ""]
+            out += ["", f"Of {n_all} numbers, {marks_seen['']} round to the paper's, "
+                    f"{marks_seen['~']} more are within +-0.1 and {marks_seen['*']} differ by "
+                    "more than 0.1.", ""]
         out += [
             "## Our optimum beside the paper's rule",
             "",

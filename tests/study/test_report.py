@@ -1,11 +1,23 @@
-"""The report: sections 1-3 as claim records, counts from records, HTML rendering."""
+"""The report: sections 1-3 as claim records, roles and the headline, the method section, HTML."""
 
 import json
 import re
 
+import pytest
+
 from esize_study import report
 from esize_study import reproduction as rp
-from esize_study.claims import AGREE, DISAGREE, tally
+from esize_study.claims import (
+    AGREE,
+    CALIBRATION,
+    CONTEXT,
+    DISAGREE,
+    PARTLY,
+    REPRODUCTION,
+    UNDECIDED,
+    Claim,
+    tally,
+)
 
 
 def test_data_claims_and_section():
@@ -18,25 +30,77 @@ def test_data_claims_and_section():
     claims = report.data_claims(rows)
     assert [c.verdict for c in claims] == [AGREE, DISAGREE, AGREE]
     assert tally(claims) == (2, 3)
+    # the stand-in was fitted to this table: calibration rows by default
+    assert {c.role for c in claims} == {CALIBRATION} and tally(claims, REPRODUCTION) == (0, 0)
     text = report.data_section(claims, (6, 5, 14))
     assert text.startswith("## 1. The data") and "(6 x 5 x 14)" in text
+    assert "calibration rows" in text
+    measured = report.data_claims(rows, REPRODUCTION)
+    assert {c.role for c in measured} == {REPRODUCTION}
+    assert "calibration rows" not in report.data_section(measured)
 
 
-def test_examples_and_precision_claims_agree_with_the_paper():
+def test_examples_agree_with_the_paper():
     we = json.loads(json.dumps(rp.worked_examples()))
     claims, note = report.examples_claims(we)
     assert tally(claims) == (len(claims), len(claims)) and "18" in note
     assert report.examples_section(claims, note).startswith("## 2. Worked examples")
+
+
+@pytest.fixture(scope="module")
+def precision():
     rows = rp.precision_table([], "paper")
-    prec = report.precision_claims([{k: str(v) for k, v in r.items()} for r in rows])
-    assert len(prec) == 60
-    yes, total = tally(prec)
-    assert yes >= 54
-    text = report.precision_section(prec)
-    off = [c for c in prec if c.verdict != AGREE]
+    return report.precision_claims([{k: str(v) for k, v in r.items()} for r in rows])
+
+
+def test_precision_cells_are_marked_by_one_rule(precision):
+    assert len(precision) == 60
+    # one rule: rounds to the paper's value / within +-0.1 / beyond
+    for c in precision:
+        d = abs(c.values["ours"] - c.values["paper"])
+        assert c.verdict == (AGREE if d <= 0.05 + 1e-9 else PARTLY if d <= 0.1 + 1e-9
+                             else DISAGREE)
+    counts = {v: sum(c.verdict == v for c in precision) for v in (AGREE, PARTLY, DISAGREE)}
+    assert counts == {AGREE: 39, PARTLY: 14, DISAGREE: 7}
+    off = [c for c in precision if c.verdict != AGREE]
     assert all(c.explanation for c in off)
-    if off:
-        assert "Cells that differ by more than 0.1:" in text
+    text = report.precision_section(precision)
+    assert "39 of 60 numbers round to the paper's, 14 more are within +-0.1, 7 differ" in text
+    assert "Cells outside the paper's rounding interval:" in text
+
+
+def test_the_six_tcp_cells_are_explained_from_computed_numbers(precision):
+    tcp = [c for c in precision if c.figure in ("TCP OPT", "TCP") and "ours" in c.statement]
+    assert len(tcp) == 6 and all(c.verdict != AGREE for c in tcp)
+    assert all(0.06 < c.values["ours"] - c.values["paper"] < 0.17 for c in tcp)
+    text = report.precision_section(precision)
+    assert "Why the TCP cells sit above the paper's:" in text
+    note = report.two_level_note("TCP OPT")
+    assert "Not the measurement time" in note and "counting the build alone" in note
+    assert "No S within the rounding of Table tVariations gives the row" in note
+    assert "Within the rounding of Table tVariations" in report.two_level_note("TCP")
+
+
+def test_headline_counts_reproduction_rows_only():
+    def c(i, verdict, role=REPRODUCTION):
+        return Claim(f"c{i}", "f", "s", "p", "o", "r", verdict, role=role)
+
+    records = [c(1, AGREE), c(2, AGREE), c(3, DISAGREE), c(4, UNDECIDED), c(5, PARTLY),
+               c(6, AGREE, CALIBRATION), c(7, AGREE, CALIBRATION), c(8, DISAGREE, CALIBRATION),
+               c(9, UNDECIDED, CONTEXT)]
+    text = report.headline(records)
+    head = re.search(r"\*\*(\d+) of (\d+) compared numbers agree\*\*", text)
+    assert head and (int(head.group(1)), int(head.group(2))) == (2, 4)
+    assert "1 agree partly, 1 disagree, and 1 more are undecided" in text
+    assert "Calibration rows, which the stand-in was fitted to: 2 of 3 hold" in text
+    assert "Calibration" not in report.headline(records[:5])
+
+
+def test_method_section_states_roles_and_rules():
+    text = report.method_section()
+    assert text.startswith("## Method") and "**Calibration** rows" in text
+    assert "nearly 60 % -> 50-60 %" in text and "undecided" in text
+    assert "**Calibration**" not in report.method_section(calibration=False)
 
 
 def test_html_uses_a_real_markdown_renderer():

@@ -223,3 +223,57 @@ def test_precision_rows_for_a_budget_below_two_binaries():
     cost = rp.CostModel(measurement_seconds=1.0, build_seconds=3600.0, warmup=10)
     (row,) = rp.precision_rows("data", "slow", (1.0, 2.0, 3.0), (5, 5, 5), cost, [1.0])
     assert row["binaries"] == 0 and row["ours_pct"] == row["optimum_pct"] == float("inf")
+
+
+# -- Table tPrecisions beside the paper: one marking rule, and what moves the TCP cells --
+@pytest.mark.parametrize("ours, mark", [(1.30, ""), (1.35, ""), (1.25, ""), (1.36, "~"),
+                                        (1.40, "~"), (1.41, "*"), (1.19, "*")])
+def test_precision_mark_is_one_rule(ours, mark):
+    from esize_study import reproduction as rp
+
+    assert rp.precision_mark(ours, 1.3) == mark
+
+
+def test_precisions_markdown_counts_marks():
+    from esize_study import reproduction as rp
+
+    md = rp.precisions_markdown(rp.precision_table([], "paper"))
+    assert ("Of 60 numbers, 39 round to the paper's, 14 more are within +-0.1 and 7 differ by "
+            "more than 0.1.") in md
+    assert "| TCP OPT " in md and "(1.3 / 34.9)*" in md  # the worse mark of the cell
+
+
+def test_rounding_grid_moves_every_s_within_its_rounding():
+    from esize_study import paper
+    from esize_study import reproduction as rp
+
+    grid = rp.rounding_grid("TCP")
+    assert len(grid) == 125
+    base = tuple(paper.VARIATION_S["TCP"])
+    printed = dict(grid)[base]
+    rows = rp.precision_table([], "paper")
+    assert printed[(3.0, "ours")] == pytest.approx(_paper_row(rows, "TCP", 3)["ours_pct"])
+    assert all(abs(a - b) <= 0.05 + 1e-9 for s, _ in grid for a, b in zip(s, base))
+
+
+def test_tcp_cells_move_with_the_binary_level_variance_only():
+    from esize_study import reproduction as rp
+
+    for name in ("TCP OPT", "TCP"):
+        r = rp.binary_level_sensitivity(name)
+        assert r["dropped"] == ["execution"] and r["binaries"] == [8, 17, 26]
+        # measurement time: no effect at all
+        for cells in r["measurement_time"].values():
+            assert cells == pytest.approx(r["ours"])
+        # a binary costs a little more than a build: one binary fewer than the build alone
+        assert r["build_only_binaries"] == [9, 18, 27]
+        # the cells need a binary-level variation below the three-level T3
+        lo, hi = r["fits"]
+        assert lo < hi < r["t3"] and r["merged"] < r["t3"]
+        assert r["stated"] == 0.5
+    opt = rp.binary_level_sensitivity("TCP OPT")
+    # counting the build alone fixes the 3 h cell only
+    assert [rp.precision_mark(c, p) for c, p in zip(opt["build_only"], opt["paper"])] == [
+        "", "~", "~"]
+    assert opt["fits"][0] == pytest.approx(0.433, abs=0.003)
+    assert opt["fits"][1] == pytest.approx(0.493, abs=0.003)
