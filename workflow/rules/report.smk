@@ -14,6 +14,7 @@ rule report:
         coverage=f"{RESULTS}/{{dataset}}/report_coverage.md",
         coverage_claims=f"{RESULTS}/{{dataset}}/claims_coverage.json",
         figures=figure_paths(f"{RESULTS}/{{dataset}}/figures", formats=["png"]),
+        provenance=f"{RESULTS}/{{dataset}}/provenance.json",
     output:
         md=f"{RESULTS}/{{dataset}}/report.md",
         html=f"{RESULTS}/{{dataset}}/report.html",

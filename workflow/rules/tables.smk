@@ -3,7 +3,8 @@
 
 rule variation_table:
     input:
-        per_benchmark("{results}/{dataset}/variances/{bench}.json"),
+        variances=per_benchmark("{results}/{dataset}/variances/{bench}.json"),
+        provenance=f"{RESULTS}/{{dataset}}/provenance.json",
     output:
         csv=f"{RESULTS}/{{dataset}}/tables/variations.csv",
         md=f"{RESULTS}/{{dataset}}/tables/variations.md",
@@ -23,7 +24,8 @@ register_targets("variation_table", per_dataset)
 
 rule precision_table:
     input:
-        per_benchmark("{results}/{dataset}/variances/{bench}.json"),
+        variances=per_benchmark("{results}/{dataset}/variances/{bench}.json"),
+        provenance=f"{RESULTS}/{{dataset}}/provenance.json",
     output:
         csv=f"{RESULTS}/{{dataset}}/tables/precisions.csv",
         md=f"{RESULTS}/{{dataset}}/tables/precisions.md",

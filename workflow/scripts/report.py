@@ -6,6 +6,7 @@ import os
 
 from esize_study import claims as cl
 from esize_study import pipeline as pl
+from esize_study import provenance as pv
 from esize_study import report
 
 log = pl.script_logging(snakemake.log[0])  # noqa: F821
@@ -49,6 +50,8 @@ body = "\n".join(sections) + "\n" + "\n".join(gallery)
 records = data + examples + precision + fa + cov
 header = "\n".join([
     f"# Reproduction report: {dataset}",
+    "",
+    pv.header_markdown(pv.read(inp.provenance)).rstrip("\n"),
     "",
     "Kalibera and Jones, *Quantifying Performance Changes with Effect Size Confidence "
     "Intervals*, reproduced with esize. Every number the paper states is set beside ours "
