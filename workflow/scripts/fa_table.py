@@ -7,6 +7,12 @@ from esize_study import pipeline as pl
 
 log = pl.script_logging(snakemake.log[0])  # noqa: F821
 frame = pd.concat([pd.read_parquet(p) for p in snakemake.input.sims], ignore_index=True)  # noqa: F821
+# one order whatever the shards: the comparisons file is then the same bytes for any split
+frame = pd.concat(
+    [g.sort_values(["kind", "size", "method", "scheme", "comparison"], kind="stable")
+     for _, g in frame.groupby("benchmark", sort=False)],
+    ignore_index=True,
+)
 executions = {}
 for p in snakemake.input.steady:  # noqa: F821
     design, meta = pl.load_design_npz(p)
