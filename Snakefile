@@ -19,6 +19,7 @@ include: "workflow/rules/tables.smk"
 include: "workflow/rules/examples.smk"
 include: "workflow/rules/falsealarm.smk"
 include: "workflow/rules/coverage.smk"
+include: "workflow/rules/knowneffect.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/provenance.smk"
 

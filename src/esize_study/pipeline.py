@@ -35,6 +35,10 @@ __all__ = [
     "snakemake_config_sources",
     "dataset_settings",
     "dataset_benchmarks",
+    "known_effects",
+    "false_alarm_settings",
+    "dataset_costs",
+    "dataset_build_seconds",
     "code_hash",
     "read_table",
     "load_benchmark_file",
@@ -62,6 +66,21 @@ DATASET_DEFAULTS = {
     "benchmarks": None,
     "costs": "data",
     "path": None,
+    "known_effects": None,
+    "false_alarm": None,
+}
+
+#: Settings of a dataset's known-effect experiment (``known_effects:``) not given.
+KNOWN_EFFECT_DEFAULTS = {
+    "seed": 20121107,
+    "comparisons": 1000,
+    "resamples": 1000,
+    "block": 50,
+    "threads": 1,
+    "binaries": [3, 5, 10, 20],
+    "thresholds_pct": [0, 1, 2],
+    "reference_resamples": 2000,
+    "variants": {},
 }
 
 
@@ -82,15 +101,43 @@ class ConfigError(InputError):
 
 
 def dataset_settings(config: Mapping, name: str) -> dict:
-    """Settings of dataset ``name`` with defaults filled in."""
+    """Settings of dataset ``name`` with defaults filled in.
+
+    A directory dataset may name a costs file, ``costs: {file: costs.json}`` (a path
+    relative to the dataset's directory); its settings then hold ``costs: "data"``
+    (what the generic rules understand) and ``costs_file``, the file's path. Its
+    ``known_effects`` come back with :data:`KNOWN_EFFECT_DEFAULTS` filled in.
+
+    Raises
+    ------
+    ConfigError
+        A directory dataset without a ``path``, or a stand-in with a costs file or
+        known effects (they need measured files).
+    """
+    given = config["datasets"][name]
     out = dict(DATASET_DEFAULTS)
-    out.update(config["datasets"][name])
+    out.update(given)
+    out["costs_file"] = None
     if out["kind"] == "standin":
         out.setdefault("costs", "paper")
-        if "costs" not in config["datasets"][name]:
+        if "costs" not in given:
             out["costs"] = "paper"
-    elif not out.get("path"):
+        if (out.get("known_effects") or {}).get("variants"):
+            raise ConfigError(("datasets", name, "known_effects"),
+                              "a stand-in dataset has no known effects")
+        if isinstance(out["costs"], Mapping):
+            raise ConfigError(("datasets", name, "costs"),
+                              "a stand-in dataset has no costs file; use 'paper' or 'data'")
+        return out
+    if not out.get("path"):
         raise ConfigError(("datasets", name), "a directory dataset needs a 'path'")
+    if isinstance(out["costs"], Mapping):
+        out["costs_file"] = str(Path(out["path"]) / str(out["costs"]["file"]))
+        out["costs"] = "data"
+    if out.get("known_effects"):
+        ke = dict(KNOWN_EFFECT_DEFAULTS)
+        ke.update(out["known_effects"])
+        out["known_effects"] = ke
     return out
 
 
@@ -110,13 +157,16 @@ def dataset_benchmarks(config: Mapping, name: str) -> dict[str, str]:
     """``{slug: display name}`` of the benchmarks of dataset ``name``.
 
     A stand-in dataset has the paper's ten benchmarks (or the configured subset); a
-    directory dataset has one benchmark per Parquet/CSV file, named by the file stem.
+    directory dataset has one benchmark per Parquet/CSV file, named by the file stem,
+    except the variants of its ``known_effects`` (files of a known change to a base
+    benchmark, analysed only by the known-effect experiment).
 
     Raises
     ------
     ConfigError
         When the dataset names unknown stand-in benchmarks, its directory does not
-        exist or holds no data files, or none of the wanted benchmarks is there.
+        exist or holds no data files, none of the wanted benchmarks is there, its
+        costs file is missing, or a known effect names a file that is not there.
     """
     s = dataset_settings(config, name)
     if s["kind"] == "standin":
@@ -129,6 +179,24 @@ def dataset_benchmarks(config: Mapping, name: str) -> dict[str, str]:
                 f"(known: {', '.join(paper.BENCHMARKS)})",
             )
         return {slug(b): b for b in names}
+    files = _dataset_files(s, name)
+    variants = _known_effects(s, name, files)
+    files = {k: v for k, v in files.items() if k not in variants}
+    wanted = s["benchmarks"]
+    if wanted:
+        files = {k: v for k, v in files.items() if k in {slug(b) for b in wanted}}
+    if not files:
+        raise ConfigError(("datasets", name, "benchmarks") if wanted else ("datasets", name, "path"),
+                          f"none of the {'listed ' if wanted else ''}benchmarks has a file in "
+                          f"{s['path']!r}" + ("" if wanted else " besides the known-effect variants"))
+    if s["costs_file"] and not Path(s["costs_file"]).is_file():
+        raise ConfigError(("datasets", name, "costs", "file"),
+                          f"costs file {s['costs_file']!r} does not exist")
+    return {k: v.name.split(".")[0] for k, v in files.items()}
+
+
+def _dataset_files(s: Mapping, name: str) -> dict[str, Path]:
+    """Data files of a directory dataset by slug (checked to exist)."""
     directory = Path(s["path"])
     where = ("datasets", name, "path")
     if not directory.is_dir():
@@ -138,13 +206,97 @@ def dataset_benchmarks(config: Mapping, name: str) -> dict[str, str]:
     files = _files_in(directory)
     if not files:
         raise ConfigError(where, f"no .parquet or .csv files in {s['path']!r}")
-    wanted = s["benchmarks"]
-    if wanted:
-        files = {k: v for k, v in files.items() if k in {slug(b) for b in wanted}}
-        if not files:
-            raise ConfigError(("datasets", name, "benchmarks"),
-                              f"none of the listed benchmarks has a file in {s['path']!r}")
-    return {k: v.name.split(".")[0] for k, v in files.items()}
+    return files
+
+
+def _known_effects(s: Mapping, name: str, files: Mapping[str, Path]) -> dict[str, dict]:
+    """The checked known effects of a directory dataset, by variant slug."""
+    ke = s.get("known_effects") or {}
+    out: dict[str, dict] = {}
+    variants = ke.get("variants") or {}
+    for variant, spec in variants.items():
+        where = ("datasets", name, "known_effects", "variants", variant)
+        v, b = slug(str(variant)), slug(str(spec["base"]))
+        for what, key in (("variant", v), ("base", b)):
+            if key not in files:
+                raise ConfigError(where, f"no file for the {what} {key!r} in {s['path']!r}")
+        if b in {slug(str(x)) for x in variants}:
+            raise ConfigError(where, f"the base {b!r} is itself a variant")
+        if b == v:
+            raise ConfigError(where, "a variant cannot be its own base")
+        out[v] = {
+            "variant": files[v].name.split(".")[0],
+            "base": b,
+            "base_name": files[b].name.split(".")[0],
+            "ratio": float(spec["ratio"]),
+            "variant_file": str(files[v]),
+            "base_file": str(files[b]),
+        }
+    return out
+
+
+def known_effects(config: Mapping, name: str) -> dict[str, dict]:
+    """Known effects of dataset ``name``: ``{variant slug: record}``, empty if none.
+
+    Each record holds ``variant`` and ``base_name`` (display names), ``base`` (its
+    slug), ``ratio`` (the injected ratio new/old) and the paths ``variant_file`` and
+    ``base_file``.
+    """
+    s = dataset_settings(config, name)
+    if s["kind"] == "standin" or not s.get("known_effects"):
+        return {}
+    return _known_effects(s, name, _dataset_files(s, name))
+
+
+def false_alarm_settings(config: Mapping, name: str) -> dict:
+    """The false-alarm settings for dataset ``name``: ``config["false_alarm"]`` with
+    the dataset's own ``false_alarm: {binaries, executions}`` sizes, if it gives them
+    (a measured pool of 30 binaries x 10 executions is subsampled only up to its size).
+    """
+    out = copy.deepcopy(dict(config["false_alarm"]))
+    own = config["datasets"][name].get("false_alarm") or {}
+    for key in ("binaries", "executions"):
+        if own.get(key):
+            out[key] = list(own[key])
+    return out
+
+
+def dataset_costs(config: Mapping, name: str) -> dict | None:
+    """The measured costs of dataset ``name`` (its costs file, JSON), or None.
+
+    The file holds ``sets: {benchmark: {...}}`` with at least
+    ``steady_iteration_seconds.mean``, ``new_binary_seconds`` and
+    ``new_execution_seconds`` per benchmark (the format written by ``measure/``).
+
+    Raises
+    ------
+    esize.InputError
+        When the file cannot be read or is not such JSON.
+    """
+    s = dataset_settings(config, name)
+    if not s["costs_file"]:
+        return None
+    path = s["costs_file"]
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(path, "no such file") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(path, f"cannot read: {exc}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("sets"), dict):
+        raise InputError(path, "expected a JSON object with 'sets': {benchmark: costs}")
+    return data
+
+
+def dataset_build_seconds(config: Mapping, name: str) -> float:
+    """Seconds to build one binary for dataset ``name``: the mean measured build time
+    of its benchmarks when it has a costs file, otherwise ``config["build_seconds"]``."""
+    costs = dataset_costs(config, name)
+    if costs is None:
+        return float(config["build_seconds"])
+    times = [float(costs["sets"][b]["new_binary_seconds"])
+             for b in dataset_benchmarks(config, name).values() if b in costs["sets"]]
+    return float(np.mean(times)) if times else float(config["build_seconds"])
 
 
 def benchmark_file(config: Mapping, name: str, bench_slug: str) -> str:

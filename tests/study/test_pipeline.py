@@ -45,6 +45,9 @@ def workdir(tmp_path_factory) -> Path:
     for d in ("workflow", "config"):
         shutil.copytree(ROOT / d, wd / d)
     shutil.copytree(ROOT / "tests" / "data", wd / "tests" / "data")
+    # the committed sample of the measured dataset that config/test.yaml runs
+    shutil.copytree(ROOT / "data" / "measured-x86_64-sample",
+                    wd / "data" / "measured-x86_64-sample")
     return wd
 
 
