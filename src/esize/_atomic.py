@@ -8,17 +8,25 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["atomic_write", "atomic_write_text"]
+__all__ = ["atomic_open", "atomic_write", "atomic_write_text"]
 
 #: Characters of the target's name kept in the temporary name (with the dots, the
 #: random part and ``.tmp`` about 120 characters, within every file system's limit).
 _STEM = 100
 
 
-def atomic_write(path: str | os.PathLike, data: bytes) -> None:
-    """Write ``data`` to ``path`` via a temporary file and a rename (never half-written)."""
+@contextmanager
+def atomic_open(path: str | os.PathLike) -> Iterator:
+    """A binary file handle whose contents replace ``path`` only when complete.
+
+    The streaming form of :func:`atomic_write` (for outputs that need not fit in
+    memory): a temporary file beside ``path``, renamed over it when the ``with``
+    block ends without an exception, removed otherwise.
+    """
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     # the temporary name starts like the target's, cut so that it is never longer
@@ -26,7 +34,7 @@ def atomic_write(path: str | os.PathLike, data: bytes) -> None:
     fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name[:_STEM]}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            yield fh
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; give the usual mode
@@ -37,6 +45,12 @@ def atomic_write(path: str | os.PathLike, data: bytes) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+def atomic_write(path: str | os.PathLike, data: bytes) -> None:
+    """Write ``data`` to ``path`` via a temporary file and a rename (never half-written)."""
+    with atomic_open(path) as fh:
+        fh.write(data)
 
 
 def atomic_write_text(path: str | os.PathLike, text: str) -> None:

@@ -29,14 +29,13 @@ import os
 import subprocess
 import sys
 import tarfile
-import tempfile
 import tomllib
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 
 from esize import InputError
+from esize._atomic import atomic_open
 
 from . import pipeline as pl
 from . import provenance as pv
@@ -140,30 +139,6 @@ def _checked_name(name: str) -> str:
     if "\n" in name or "\\" in name:
         raise ArchiveError(f"cannot list {name!r} in {SUMS}: backslash or newline in its name")
     return name
-
-
-@contextmanager
-def _atomic_file(path: Path) -> Iterator:
-    """A binary file handle whose contents replace ``path`` only when complete.
-
-    The streaming form of :func:`esize._atomic.atomic_write` (a tarball of results
-    need not fit in memory): a temporary file beside ``path``, renamed at the end.
-    """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:100]}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            yield fh
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
 
 
 def _check_results(root: Path, results: PurePosixPath, config: Mapping, code: str,
@@ -312,7 +287,7 @@ def build(
         ti.size, ti.mtime, ti.mode = len(data), mtime, 0o644
         return ti, io.BytesIO(data)
 
-    with _atomic_file(target) as fh:
+    with atomic_open(target) as fh:
         # gzip without a file name and with the commit's time: the same inputs give
         # the same bytes
         with gzip.GzipFile(filename="", fileobj=fh, mode="wb", mtime=commit_time) as gz:
