@@ -93,7 +93,9 @@ EXPERIMENT = 3
 METHODS = ("fieller-t", "fieller-normal", "bootstrap-RRR")
 #: Verdicts of :func:`esize.verdict`, in table order.
 VERDICTS = ("slower", "same", "faster", "inconclusive")
-_STREAM_UNITS, _STREAM_BOOT_OLD, _STREAM_BOOT_NEW = 0, 1, 2
+# the same stream numbers as the false-alarm experiment's blocks
+_STREAM_UNITS, _STREAM_BOOT_OLD, _STREAM_BOOT_NEW = (
+    fa._STREAM_UNITS, fa._STREAM_BOOT_OLD, fa._STREAM_BOOT_NEW)
 
 
 @dataclass(frozen=True)
