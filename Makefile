@@ -54,6 +54,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_bootstrap.py
 	$(BIN)/python benchmarks/bench_compare.py
 	$(BIN)/python benchmarks/bench_warmup.py
+	$(BIN)/python benchmarks/bench_study_engine.py
 
 clean-venv:
 	rm -rf $(VENV)

@@ -80,7 +80,7 @@ import numpy as np
 
 from esize import EsizeError, critical_value, fieller, resample_means
 
-from .engine import generator, percentile_interval, run_tasks
+from .engine import generator, percentile_interval, resampled_sums, run_tasks
 
 __all__ = [
     "EXPERIMENTS",
@@ -255,15 +255,6 @@ def _system(model: Model, cell: CellSpec, mu: float, rng, c: int, detailed: bool
 
 
 # -- bootstrap --------------------------------------------------------------------------
-def _pick(rng, c: int, R: int, u: int) -> np.ndarray:
-    """Flat indices (c, R, u) of ``u`` units drawn with replacement per replicate."""
-    small = c * u < 2**15
-    dt = np.int16 if small else np.int32
-    pos = rng.integers(0, u, size=(c, R, u), dtype=dt)
-    pos += (np.arange(c, dtype=dt) * dt(u))[:, None, None]
-    return pos
-
-
 def _boot_approx(st: dict, cell: CellSpec, rng) -> dict:
     """Approximate bootstrap replicate means (c, R) per scheme, from the statistics."""
     m = st["m"]
@@ -272,25 +263,26 @@ def _boot_approx(st: dict, cell: CellSpec, rng) -> dict:
     n2, n1 = cell.executions, cell.measurements
     out = {}
     if cell.two_level:
-        idx = _pick(rng, c, R, u)
-        base = m.ravel()[idx].sum(axis=2)
-        vex = ((n1 - 1) / n1**2) * st["ev"]
+        base, vsum = resampled_sums([m, ((n1 - 1) / n1**2) * st["ev"]], R, rng)
         z = rng.standard_normal((c, R))
-        out["RRR"] = (base + np.sqrt(vex.ravel()[idx].sum(axis=2)) * z) / u
+        out["RRR"] = (base + np.sqrt(vsum) * z) / u
         return out
     tops = [s for s in cell.schemes if s != "FLAT"]
     if tops:
-        idx = _pick(rng, c, R, u)
-        base = m.ravel()[idx].sum(axis=2)
-        z = rng.standard_normal((c, R))
+        # the unit means, and the statistics the schemes need, over the same draws
+        need = [m]
         if "RRR" in tops or "RRN" in tops:
-            s2sum = st["s2b"].ravel()[idx].sum(axis=2)
+            need.append(st["s2b"])
         if "RRR" in tops:
-            wsum = st["w"].ravel()[idx].sum(axis=2)
+            need.append(st["w"])
+        base, *more = resampled_sums(need, R, rng)
+        z = rng.standard_normal((c, R))
+        if "RRR" in tops:
+            s2sum, wsum = more
             v = ((n2 - 1) / n2 * s2sum + (n1 - 1) / n1**2 * wsum) / n2
             out["RRR"] = (base + np.sqrt(v) * z) / u
         if "RRN" in tops:
-            out["RRN"] = (base + np.sqrt((n2 - 1) / n2**2 * s2sum) * z) / u
+            out["RRN"] = (base + np.sqrt((n2 - 1) / n2**2 * more[0]) * z) / u
         if "RNN" in tops:
             out["RNN"] = base / u
     if "FLAT" in cell.schemes:

@@ -66,16 +66,23 @@ def _se(p: float, n: int) -> float:
 
 
 class _Data:
+    # The comparisons are millions of rows: they are split into groups once, and every
+    # question is asked of one group (filtering the whole frame by four string columns
+    # per question took most of the report's time).
+    _KEY = ["benchmark", "kind", "method", "scheme"]
+    _TKEY = ["benchmark", "experiment", "method", "scheme"]
+
     def __init__(self, comparisons, table):
-        self.c = comparisons
-        self.t = table
-        self.names = set(comparisons["benchmark"])
+        self.groups = {k: g for k, g in comparisons.groupby(self._KEY, sort=False)}
+        self.tgroups = {k: g for k, g in table.groupby(self._TKEY, sort=False)}
+        self.empty_c = comparisons.iloc[:0]
+        self.empty_t = table.iloc[:0]
+        self.names = {k[0] for k in self.groups}
 
     def sel(self, bench, kind, sizes, method, scheme="-"):
-        c = self.c
+        g = self.groups.get((bench, kind, method, scheme), self.empty_c)
         sizes = [sizes] if np.isscalar(sizes) else list(sizes)
-        return c[(c["benchmark"] == bench) & (c["kind"] == kind) & (c["size"].isin(sizes))
-                 & (c["method"] == method) & (c["scheme"] == scheme)]
+        return g[g["size"].isin(sizes)]
 
     def rate(self, bench, kind, sizes, method, scheme="-", threshold=0.0):
         """Share of alarms at ``threshold`` and the number of comparisons (pooled sizes)."""
@@ -84,9 +91,14 @@ class _Data:
             return math.nan, 0
         return float(rates_at(ts, [threshold])[0]), int(ts.size)
 
+    def all_of(self, kind, method):
+        """The comparisons of every benchmark and scheme of ``kind`` and ``method``."""
+        parts = [g for k, g in self.groups.items() if k[1] == kind and k[2] == method]
+        return pd.concat(parts) if parts else self.empty_c
+
     def sizes(self, bench, kind):
-        c = self.c
-        return sorted(set(c[(c["benchmark"] == bench) & (c["kind"] == kind)]["size"]))
+        return sorted({int(x) for k, g in self.groups.items() if k[:2] == (bench, kind)
+                       for x in g["size"].unique()})
 
     def thresholds(self, bench, experiment, method, scheme, x, target):
         """Minimal threshold (%) for ``target`` per size: sizes, point, low and high end.
@@ -94,9 +106,7 @@ class _Data:
         The ends interpolate the lower and upper ends of each rate's Wilson interval;
         a curve that never reaches the target within the grid gives ``inf``.
         """
-        t = self.t
-        sel = t[(t["benchmark"] == bench) & (t["experiment"] == experiment)
-                & (t["method"] == method) & (t["scheme"] == scheme)]
+        sel = self.tgroups.get((bench, experiment, method, scheme), self.empty_t)
         if sel.empty:
             e = np.array([])
             return e, e, e, e
@@ -269,8 +279,7 @@ def evaluate(comparisons, table, shape: dict | None = None) -> list[Claim]:
                           _rule("every benchmark and method: at most 1 %", at1),
                           "not decided or not within: " + "; ".join(parts) if parts else "",
                           rate=p, n=n, verdicts=vs))
-    c = d.c
-    asym = c[(c["kind"] == "binaries") & (c["method"] == "asymptotic")]
+    asym = d.all_of("binaries", "asymptotic")
     if not asym.empty:
         unb = asym.groupby("size")["bounded"].apply(lambda b: int((~b).sum()))
         where = {int(k): int(v) for k, v in unb.items() if v > 0}

@@ -63,7 +63,7 @@ import numpy as np
 
 from esize import Design, EsizeError, critical_value, fieller, resample_means
 
-from .engine import generator, percentile_interval, run_tasks
+from .engine import generator, percentile_interval, resampled_sums, run_tasks
 
 __all__ = [
     "BenchStats",
@@ -180,23 +180,16 @@ def _boot_binaries(st: BenchStats, units: np.ndarray, rng, cell: CellSpec) -> di
             )
         return out
     if schemes:
-        pos = rng.integers(0, k, size=(c, R, k), dtype=np.int32)
-        # positions into the (c, k) values of each comparison's own binaries, as flat
-        # row-major indices: one `take` per quantity instead of gathering the binary
-        # numbers first (same draws, same sums, half the time)
-        idx = (pos + (np.arange(c, dtype=np.intp) * k)[:, None, None]).reshape(c * R, k)
-
-        def draw_sum(values: np.ndarray) -> np.ndarray:
-            return np.take(values[units].ravel(), idx).sum(axis=1).reshape(c, R)
-
-        base = draw_sum(st.binary_means) / k
+        # the means, and the bootstrap variances the schemes need, summed over the
+        # same draws of k binaries per replicate
+        need = [st.binary_means] + [st.v_rrr if s == "RRR" else st.v_rrn
+                                    for s in schemes if s != "RNN"]
+        sums = resampled_sums([q[units] for q in need], R, rng)
+        base = sums[0] / k
         z = rng.standard_normal((c, R))
+        extra = iter(sums[1:])
         for s in schemes:
-            if s == "RNN":
-                out[s] = base
-            else:
-                v = st.v_rrr if s == "RRR" else st.v_rrn
-                out[s] = base + np.sqrt(draw_sum(v)) / k * z
+            out[s] = base if s == "RNN" else base + np.sqrt(next(extra)) / k * z
     if "FLAT" in cell.schemes:
         n_total = k * st.shape[1] * st.shape[2]
         pm = st.binary_means[units].mean(axis=1)
@@ -222,16 +215,11 @@ def _boot_executions(st: BenchStats, binaries, execs, rng, cell: CellSpec) -> di
                 [resample_means(st.data[b][x], "RR", R, rng=rng) for b, x in zip(binaries, execs)]
             )
         }
-    pos = rng.integers(0, e, size=(c, R, e), dtype=np.int32)
-    flat_units = (binaries[:, None] * st.shape[1] + execs).ravel()  # into the flat arrays
-    idx = (pos + (np.arange(c, dtype=np.intp) * e)[:, None, None]).reshape(c * R, e)
-
-    def draw_sum(values: np.ndarray) -> np.ndarray:
-        return np.take(values.ravel()[flat_units], idx).sum(axis=1).reshape(c, R)
-
-    base = draw_sum(st.exec_means) / e
+    flat_units = binaries[:, None] * st.shape[1] + execs  # into the flat arrays
+    base, v = resampled_sums([st.exec_means.ravel()[flat_units], st.v_exec.ravel()[flat_units]],
+                             R, rng)
     z = rng.standard_normal((c, R))
-    return {"RRR": base + np.sqrt(draw_sum(st.v_exec)) / e * z}
+    return {"RRR": (base + np.sqrt(v) * z) / e}
 
 
 def simulate_block(st: BenchStats, cell: CellSpec, *, seed: int, bench_id: int, block: int,
@@ -312,7 +300,20 @@ def simulate_cells(
     :func:`esize_study.engine.run_tasks`).
     """
     fn = partial(_block_task, st, seed=seed, bench_id=bench_id, block_size=block_size)
-    return run_tasks(fn, cells, lambda c: c.blocks(block_size), n_jobs=n_jobs, shard=shard)
+    return run_tasks(fn, cells, lambda c: c.blocks(block_size), n_jobs=n_jobs, shard=shard,
+                     cost=partial(_cost, n1=st.shape[2]))
+
+
+def _cost(cell: CellSpec, n1: int) -> float:
+    """Rough relative cost of one block (for batching only; never changes results).
+
+    Batching matters here: every batch sends the benchmark's statistics (and data) to
+    a worker, which costs more than a small block's work.
+    """
+    units = n1 if cell.experiment == "executions" and cell.size == 1 else cell.size
+    if cell.mode == "exact":
+        units *= 50
+    return 1.0 + len(cell.schemes) * cell.resamples * units / 20.0
 
 
 def _block_task(st, cell, block, *, seed, bench_id, block_size):
@@ -368,24 +369,25 @@ def records_to_frame(records: Sequence[dict], benchmark: str):
     """One row per simulated comparison: ``tstar`` (fraction) and ``bounded``."""
     import pandas as pd
 
-    parts = []
-    for r in records:
-        n = len(r["tstar"])
-        parts.append(
-            pd.DataFrame(
-                {
-                    "benchmark": benchmark,
-                    "kind": r["experiment"],
-                    "size": r["size"],
-                    "method": r["method"],
-                    "scheme": r["scheme"],
-                    "comparison": r["first"] + np.arange(n),
-                    "tstar": r["tstar"],
-                    "bounded": r["bounded"],
-                }
-            )
-        )
-    frame = pd.concat(parts, ignore_index=True)
+    if not records:
+        raise EsizeError("no simulated comparisons")
+    n = np.array([len(r["tstar"]) for r in records])
+
+    def each(key):  # one value per record, repeated for its comparisons
+        return np.repeat(np.array([r[key] for r in records], dtype=object), n)
+
+    frame = pd.DataFrame(
+        {
+            "benchmark": np.repeat(np.array([benchmark], dtype=object), n.sum()),
+            "kind": each("experiment"),
+            "size": np.repeat(np.array([r["size"] for r in records], dtype=np.int64), n),
+            "method": each("method"),
+            "scheme": each("scheme"),
+            "comparison": np.concatenate([r["first"] + np.arange(len(r["tstar"])) for r in records]),
+            "tstar": np.concatenate([np.asarray(r["tstar"], dtype=np.float64) for r in records]),
+            "bounded": np.concatenate([np.asarray(r["bounded"], dtype=bool) for r in records]),
+        }
+    )
     return frame.sort_values(["kind", "size", "method", "scheme", "comparison"], kind="stable")
 
 

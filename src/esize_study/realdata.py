@@ -483,6 +483,10 @@ def _variance_section(var_rows: Sequence[Mapping]) -> list[str]:
     pdom = {}
     for r in ours:
         pdom.setdefault(r["dominant"], []).append(r["benchmark"])
+    paper_np: dict = {}
+    for r in ours:
+        for lv in r["nonpositive"]:
+            paper_np.setdefault(lv, []).append(r["benchmark"])
     text = [
         "### Variance structure",
         "",
@@ -499,24 +503,29 @@ def _variance_section(var_rows: Sequence[Mapping]) -> list[str]:
         + "; ".join(f"{lv} for {len(b)} benchmarks" for lv, b in pdom.items()) + ". "
         + (f"T² ≤ 0 at the {' and '.join(levels_np)} level for {n_np} of {len(data)} "
            "benchmarks: there the variation between units of that level is no larger than "
-           "what the levels below already explain, and the planning drops the level (the "
-           "paper finds this only at the execution level of HTTP and TCP)."
+           "what the levels below already explain, and the planning drops the level"
+           + (" (in the paper's Table tVariations: " + "; ".join(
+               f"the {lv} level of {', '.join(bs)}" for lv, bs in paper_np.items()) + ")."
+              if paper_np else " (never in the paper's Table tVariations).")
            if n_np else "Every level has T² > 0 in every benchmark."),
         "",
     ]
     if cpu:
-        cnp = [r["benchmark"] for r in cpu if "compilation" not in r["nonpositive"]]
+        cnp = [f"{r['benchmark']} (T {_f(r['T_pct'][0], 2)} %)" for r in cpu
+               if "compilation" not in r["nonpositive"]]
         text += [
             "The same iterations' CPU time (a diagnostic: it leaves out the time a process "
             "waited for a CPU, which the wall time above includes):",
             "",
             _table(_VARIANCE_HEAD, _variance_body(cpu)),
             "",
-            ("In CPU time the compilation level has T² > 0 for "
-             + (", ".join(cnp) if cnp else "no benchmark")
-             + ": the layout effect of the builds is there, and in wall time it is "
+            ("In CPU time the compilation level has T² > 0 for " + ", ".join(cnp)
+             + ": there the layout effect of the builds shows, and in wall time it is "
              "hidden where the waiting (the machine's other load) varies more between "
-             "executions and iterations than the layouts between builds."),
+             "executions and iterations than the layouts between builds."
+             if cnp else
+             "In CPU time too the compilation level has T² ≤ 0 for every benchmark: no "
+             "layout effect shows above the variation of the levels below."),
             "",
         ]
     return text

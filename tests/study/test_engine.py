@@ -104,3 +104,82 @@ def test_block_split_changes_the_draws_but_keeps_the_layout():
         frame = fa.records_to_frame(recs, "b")
         for _, g in frame.groupby(["method", "scheme"]):
             assert sorted(g["comparison"]) == list(range(30))
+
+
+def _direct_sums(values, resamples, rng):
+    """The sums of :func:`engine.resampled_sums` by a second route: decode every code
+    into its units and add the values of those units one by one."""
+    c, u = values[0].shape
+    g = engine.group_size(u, resamples)
+    full, rem = divmod(u, g)
+    codes = rng.integers(0, u**g, size=(c, resamples, full + (rem > 0)),
+                         dtype=np.uint16 if u**g <= 1 << 16 else np.uint32).astype(np.int64)
+    units = []
+    for j in range(full):
+        x = codes[:, :, j]
+        for _ in range(g):
+            units.append(x % u)
+            x = x // u
+    if rem:
+        x = codes[:, :, full] % u**rem
+        for _ in range(rem):
+            units.append(x % u)
+            x = x // u
+    units = np.stack(units, axis=-1)  # (c, R, u)
+    assert units.shape[-1] == u
+    rows = np.arange(c)[:, None, None]
+    return [v[rows, units].sum(axis=-1) for v in values]
+
+
+@pytest.mark.parametrize("u", [1, 2, 3, 5, 7, 10, 20, 50, 65, 100])
+@pytest.mark.parametrize("nvalues", [1, 2, 3])
+def test_resampled_sums_agree_with_unit_by_unit_draws(u, nvalues):
+    rng = np.random.default_rng(u * 10 + nvalues)
+    values = [rng.lognormal(0, 1, (7, u)) for _ in range(nvalues)]
+    got = engine.resampled_sums(values, 300, np.random.default_rng(5))
+    want = _direct_sums(values, 300, np.random.default_rng(5))
+    assert len(got) == nvalues
+    for a, b in zip(got, want):
+        assert a.shape == (7, 300)
+        np.testing.assert_allclose(a, b, rtol=1e-12)
+
+
+@pytest.mark.parametrize("u", [4, 7, 30])
+def test_resampled_sums_have_the_bootstrap_moments(u):
+    # a replicate's sum of u draws with replacement: mean u * mean(v), variance
+    # u * (population variance of v); 20,000 replicates make both checks sharp
+    rng = np.random.default_rng(u)
+    v = rng.normal(10, 2, (3, u))
+    (s,) = engine.resampled_sums([v], 20_000, np.random.default_rng(1))
+    mean, var = v.mean(axis=1), v.var(axis=1)
+    se = np.sqrt(u * var / 20_000)
+    assert np.all(np.abs(s.mean(axis=1) - u * mean) < 5 * se)
+    np.testing.assert_allclose(s.var(axis=1), u * var, rtol=0.06)
+
+
+def test_group_size_balances_tables_and_draws():
+    assert engine.group_size(1, 1000) == 1
+    assert engine.group_size(2, 1000) == 2  # one code picks both units
+    for u in range(1, 130):
+        g = engine.group_size(u, 1000)
+        assert 1 <= g <= u and (g == 1 or u**g <= engine.GROUP_ENTRIES)
+    assert engine.group_size(100, 1000) == 1  # 100**2 entries would not fit
+
+
+@pytest.mark.parametrize("R", [19, 250, 999, 1000, 1001])
+@pytest.mark.parametrize("alpha", [0.05, 0.1, 0.01])
+def test_percentile_interval_is_numpys_inverted_cdf(R, alpha):
+    x = np.random.default_rng(R).lognormal(0, 1, (6, R))
+    lo, hi = engine.percentile_interval(x, alpha)
+    want = np.quantile(x, [alpha / 2, 1 - alpha / 2], axis=-1, method="inverted_cdf")
+    np.testing.assert_array_equal(lo, want[0])
+    np.testing.assert_array_equal(hi, want[1])
+
+
+def test_tune_allocator_changes_no_number():
+    st = _stats()
+    cell = fa.CellSpec("binaries", 3, 20, 50, ("RRR", "RRN", "RNN"))
+    before = fa.simulate_block(st, cell, seed=1, bench_id=2, block=0, block_size=20)
+    engine.tune_allocator()
+    after = fa.simulate_block(st, cell, seed=1, bench_id=2, block=0, block_size=20)
+    assert _flat(before) == _flat(after)

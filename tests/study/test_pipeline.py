@@ -358,6 +358,19 @@ def test_report_sets_every_section_beside_the_paper(ran):
     assert "![fFAFFT](figures/fFAFFT.png)" in md
     html = (base / "report.html").read_text()
     assert html.startswith("<!DOCTYPE html>") and "<table>" in html and 'src="figures/fCOV.png"' in html
+    assert "## 6. Measured data" not in md  # the stand-in is not measured data
+
+
+def test_measured_dataset_uses_its_own_sizes_and_joins_the_report(ran):
+    base = ran / "results-test" / "measured-x86_64"
+    fa = pd.read_csv(base / "sim" / "false_alarm.csv")
+    # config/test.yaml gives this dataset binaries [2, 3, 5]; the study-wide list is
+    # [1, 2, 3, 5]
+    assert set(fa.loc[fa["experiment"] == "fFAFFT", "binaries"]) == {2, 3, 5}
+    md = (base / "report.md").read_text()
+    page = (base / "report_measured.md").read_text()
+    assert "## 6. Measured data: measured-x86_64" in md
+    assert page.split("\n", 1)[1].strip() in md  # the whole page, below its heading
 
 
 # -- helpers of the workflow, without running it ------------------------------------

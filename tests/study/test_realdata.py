@@ -238,6 +238,7 @@ def test_report_section(measured):
                     "#### Coverage"):
         assert heading in text
     assert "T² ≤ 0 at the compilation level for 1 of 1" in text
+    assert "the execution level of HTTP OPT, HTTP, TCP OPT, TCP" in text
     assert "80 % of a CPU" in text
 
 

@@ -16,7 +16,9 @@ rule fa_simulate:
         kind="binaries|executions",
         shard=r"\d+-of-\d+",
     params:
-        fa=FA,
+        # the dataset's own sizes where it gives them (a 30 x 10 pool is subsampled
+        # only up to its size)
+        fa=lambda wc: pl.false_alarm_settings(config, wc.dataset),
         bench_ids=lambda wc: list(BENCHMARKS[wc.dataset]),
         code=CODE_HASH,
     threads: FA["threads"]
@@ -41,7 +43,9 @@ rule fa_validate:
     output:
         f"{RESULTS}/{{dataset}}/sim/fa_validation/{{bench}}.parquet",
     params:
-        fa=FA,
+        # the dataset's own sizes where it gives them (a 30 x 10 pool is subsampled
+        # only up to its size)
+        fa=lambda wc: pl.false_alarm_settings(config, wc.dataset),
         bench_ids=lambda wc: list(BENCHMARKS[wc.dataset]),
         code=CODE_HASH,
     threads: FA["threads"]

@@ -15,6 +15,9 @@ rule report:
         coverage_claims=f"{RESULTS}/{{dataset}}/claims_coverage.json",
         figures=figure_paths(f"{RESULTS}/{{dataset}}/figures", formats=["png"]),
         provenance=f"{RESULTS}/{{dataset}}/provenance.json",
+        measured=lambda wc: (
+            [f"{RESULTS}/{wc.dataset}/report_measured.md"] if wc.dataset in MEASURED else []
+        ),
     output:
         md=f"{RESULTS}/{{dataset}}/report.md",
         html=f"{RESULTS}/{{dataset}}/report.html",

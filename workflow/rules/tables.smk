@@ -34,7 +34,7 @@ rule precision_table:
     params:
         settings=lambda wc: pl.dataset_settings(config, wc.dataset),
         hours=config["hours"],
-        build_seconds=config["build_seconds"],
+        build_seconds=lambda wc: pl.dataset_build_seconds(config, wc.dataset),
         code=CODE_HASH,
     log:
         f"{LOGS}/{{dataset}}/precision_table.log",

@@ -11,7 +11,7 @@ comparisons = pd.read_parquet(snakemake.input.comparisons)  # noqa: F821
 table = pd.read_csv(snakemake.input.csv)  # noqa: F821
 validation = pd.concat([pd.read_parquet(p) for p in snakemake.input.validation], ignore_index=True)  # noqa: F821
 shape = None
-if "FFT NA OPT" in set(comparisons["benchmark"]):
+if "FFT NA OPT" in set(comparisons["benchmark"].unique()):
     # Does the shape of the binary distribution set the 3-binary bootstrap rate? The same
     # engine on populations with Table tVariations' variances, normal or log-normal binaries.
     fa = snakemake.config["false_alarm"]  # noqa: F821

@@ -43,6 +43,9 @@ sections = [
     fa_text,
     cov_text,
 ]
+for path in getattr(inp, "measured", []):  # measured datasets: their own section
+    with open(path) as fh:
+        sections.append(fh.read().replace("## Measured data", "## 6. Measured data", 1))
 here = os.path.dirname(out.md)
 figs = [os.path.relpath(f, here) for f in inp.figures if f.endswith(".png")]
 gallery = ["## Figures", ""] + [f"![{os.path.basename(f)[:-4]}]({f})" for f in figs] + [""]
