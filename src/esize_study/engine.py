@@ -30,6 +30,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from esize._bootstrap import _row_sums, _sum_table
+
 __all__ = [
     "bench_id",
     "generator",
@@ -116,6 +118,7 @@ def group_size(units: int, resamples: int) -> int:
     return best
 
 
+@functools.cache
 def tune_allocator() -> None:
     """Let this process reuse freed memory for large arrays (glibc only; else nothing).
 
@@ -124,12 +127,8 @@ def tune_allocator() -> None:
     the next allocation, one page fault per 4 KiB, which costs about as much as the
     arithmetic. Blocks up to 32 MiB come from the heap instead, and up to 256 MiB of
     freed heap is kept. Numbers do not change, only the time; memory in use stays
-    bounded by the largest block.
+    bounded by the largest block. Runs once per process.
     """
-    global _TUNED
-    if _TUNED:
-        return
-    _TUNED = True
     try:
         import ctypes
         import ctypes.util
@@ -141,23 +140,6 @@ def tune_allocator() -> None:
     m_trim_threshold, m_mmap_threshold = -1, -3
     mallopt(m_mmap_threshold, 32 << 20)
     mallopt(m_trim_threshold, 256 << 20)
-
-
-_TUNED = False
-
-
-def _sum_table(v: np.ndarray, g: int) -> np.ndarray:
-    """``T[i, code]``: sum of ``v[i, d]`` over the base-``u`` digits ``d`` of ``code``."""
-    t = v
-    for _ in range(g - 1):
-        t = (t[:, :, None] + v[:, None, :]).reshape(v.shape[0], -1)
-    return np.ascontiguousarray(t)
-
-
-def _row_sums(a: np.ndarray) -> np.ndarray:
-    """Sums of the rows of a 2-d array (``einsum`` sums short rows several times
-    faster than ``sum(axis=1)``)."""
-    return np.einsum("ij->i", a)
 
 
 def resampled_sums(values: Sequence[np.ndarray], resamples: int,
@@ -208,9 +190,10 @@ def resampled_sums(values: Sequence[np.ndarray], resamples: int,
     ncodes = full + (rem > 0)
     codes = rng.integers(0, m, size=(c, R, ncodes), dtype=np.uint16 if m <= 1 << 16 else np.uint32)
     packs = [v[i] + 1j * v[i + 1] if i + 1 < len(v) else v[i] for i in range(0, len(v), 2)]
-    tables = [_sum_table(p, g) for p in packs]
+    # the library's tables of tuple sums (flat); one row of u**g entries per comparison
+    tables = [_sum_table(p, g).reshape(c, -1) for p in packs]
     mr = u**rem
-    rtables = [_sum_table(p, rem) for p in packs] if rem else []
+    rtables = [_sum_table(p, rem).reshape(c, -1) for p in packs] if rem else []
     n = max(1, min(_CHUNK_ENTRIES // m, _CHUNK_CODES // (R * ncodes)))
     parts: list[list[np.ndarray]] = [[] for _ in packs]
     for i0 in range(0, c, n):

@@ -383,7 +383,7 @@ def records_to_frame(records: Sequence[dict], benchmark: str):
             "size": np.repeat(np.array([r["size"] for r in records], dtype=np.int64), n),
             "method": each("method"),
             "scheme": each("scheme"),
-            "comparison": np.concatenate([r["first"] + np.arange(len(r["tstar"])) for r in records]),
+            "comparison": np.concatenate([r["first"] + np.arange(k) for r, k in zip(records, n)]),
             "tstar": np.concatenate([np.asarray(r["tstar"], dtype=np.float64) for r in records]),
             "bounded": np.concatenate([np.asarray(r["bounded"], dtype=bool) for r in records]),
         }

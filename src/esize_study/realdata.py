@@ -480,11 +480,10 @@ def _variance_section(var_rows: Sequence[Mapping]) -> list[str]:
     dom = {}
     for r in data:
         dom.setdefault(r["dominant"], []).append(r["benchmark"])
-    pdom = {}
-    for r in ours:
-        pdom.setdefault(r["dominant"], []).append(r["benchmark"])
+    pdom: dict = {}
     paper_np: dict = {}
     for r in ours:
+        pdom.setdefault(r["dominant"], []).append(r["benchmark"])
         for lv in r["nonpositive"]:
             paper_np.setdefault(lv, []).append(r["benchmark"])
     text = [

@@ -43,9 +43,7 @@ rule fa_validate:
     output:
         f"{RESULTS}/{{dataset}}/sim/fa_validation/{{bench}}.parquet",
     params:
-        # the dataset's own sizes where it gives them (a 30 x 10 pool is subsampled
-        # only up to its size)
-        fa=lambda wc: pl.false_alarm_settings(config, wc.dataset),
+        fa=FA,
         bench_ids=lambda wc: list(BENCHMARKS[wc.dataset]),
         code=CODE_HASH,
     threads: FA["threads"]
