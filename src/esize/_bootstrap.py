@@ -363,6 +363,11 @@ class IndexStream:
     discards the unused half of a 32-bit word at the end of every 16-bit call, so
     calling it per request would make results depend on ``batch``). A stream is
     meant for one range: a request with another ``high`` starts a new buffer.
+
+    A stream told how many values it will serve in all (:meth:`expect`) draws no
+    more than that: the generator's first values do not depend on how many are asked
+    for in one call, so a shorter last call gives the same values as a full chunk
+    (small bootstraps would otherwise draw a whole chunk per level and system).
     """
 
     #: Values drawn per call of the generator.
@@ -373,6 +378,18 @@ class IndexStream:
         self._high = 0
         self._buf = np.zeros(0, dtype=np.uint16)
         self._pos = 0
+        self._left: int | None = None  # values still to be drawn, when known
+
+    @property
+    def expecting(self) -> bool:
+        """Whether :meth:`expect` has been called for the current range."""
+        return self._left is not None
+
+    def expect(self, total: int) -> None:
+        """Announce that ``total`` values (of the next range asked for) are all this
+        stream will serve; asking for more afterwards is an error."""
+        self._high, self._buf, self._pos = 0, self._buf[:0], 0
+        self._left = int(total)
 
     @staticmethod
     def dtype_for(high: int):
@@ -385,6 +402,8 @@ class IndexStream:
         high = int(high)
         dtype = self.dtype_for(high)
         if high != self._high:
+            if self._high:  # a new range: whatever was expected was for the old one
+                self._left = None
             self._high, self._buf, self._pos = high, np.zeros(0, dtype=dtype), 0
         if out is None:
             out = np.empty(size, dtype=dtype)
@@ -392,7 +411,13 @@ class IndexStream:
         filled = 0
         while filled < flat.size:
             if self._pos == self._buf.size:
-                self._buf = self._gen.integers(0, high, size=self.CHUNK, dtype=dtype)
+                n = self.CHUNK
+                if self._left is not None:
+                    if self._left <= 0:
+                        raise EsizeError("index stream asked for more values than expected")
+                    n = min(n, self._left)
+                    self._left -= n
+                self._buf = self._gen.integers(0, high, size=n, dtype=dtype)
                 self._pos = 0
             take = min(flat.size - filled, self._buf.size - self._pos)
             flat[filled : filled + take] = self._buf[self._pos : self._pos + take]
@@ -609,7 +634,10 @@ def _system_means(y, scheme, seed, n_resamples, batch, progress) -> np.ndarray:
 
     def draw(level, shape, n):
         out = _scratch_array(("draw", level), shape, IndexStream.dtype_for(n))
-        return streams[level].integers(n, shape, out=out)
+        stream = streams[level]
+        if not stream.expecting:  # every replicate asks a level for the same number
+            stream.expect(n_resamples * (out.size // shape[0]))
+        return stream.integers(n, shape, out=out)
 
     k = 1 if scheme == "FLAT" else group_size(slots // y.shape[depth], y.shape[depth])
     if k > 1:

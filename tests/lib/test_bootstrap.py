@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import esize as ez
-from esize._bootstrap import group_size
+from esize._bootstrap import IndexStream, group_size
 from reference import resample_means_loops, rrr_bootstrap_variance
 
 SCHEMES3 = ["RRR", "RRN", "RNN", "NRR", "NNR", "RNR", "FLAT"]
@@ -35,6 +35,21 @@ def test_fast_equals_reference_any_depth(shape, data, seed):
     fast = ez.resample_means(y, scheme, 7, rng=seed, batch=3)
     slow = resample_means_loops(y, scheme, 7, rng=seed)
     np.testing.assert_allclose(fast, slow, rtol=1e-12)
+
+
+@pytest.mark.parametrize("high", [179, 35800, 70001])
+def test_a_stream_that_knows_its_total_gives_the_same_values(high):
+    # Told its total, a stream draws no more than that from the generator; the
+    # values must be those of full chunks, over several chunks and odd request sizes
+    # (16-bit draws with heavy rejection, and 32-bit ones).
+    sizes = [1, 7, IndexStream.CHUNK - 3, 5, 2 * IndexStream.CHUNK + 11, 999]
+    seed = np.random.SeedSequence(42)
+    full, capped = IndexStream(seed), IndexStream(seed)
+    capped.expect(sum(sizes))
+    for n in sizes:
+        np.testing.assert_array_equal(capped.integers(high, n), full.integers(high, n))
+    with pytest.raises(ez.EsizeError, match="more values than expected"):
+        capped.integers(high, 1)
 
 
 @pytest.mark.parametrize("shape", [(3, 7), (2, 3, 11), (5, 20)])
