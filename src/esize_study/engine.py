@@ -30,7 +30,9 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from esize._bootstrap import _row_sums, _sum_table
+from esize._bootstrap import _sum_table
+
+from ._kernels import gather_sums
 
 __all__ = [
     "bench_id",
@@ -93,9 +95,6 @@ def generator(seed: int, bench: int, cell_key: Sequence[int], block: int,
 #: Largest table of precomputed sums of one comparison (entries): 4096 complex numbers
 #: (64 KiB) stay in a core's cache while they are gathered from.
 GROUP_ENTRIES = 1 << 12
-#: Table entries (of several comparisons) and drawn codes one gather works on.
-_CHUNK_ENTRIES = 1 << 14
-_CHUNK_CODES = 1 << 16
 
 
 def group_size(units: int, resamples: int) -> int:
@@ -179,7 +178,9 @@ def resampled_sums(values: Sequence[np.ndarray], resamples: int,
     so a replicate of ``u`` units costs ``ceil(u/g)`` cheap draws and gathers instead
     of ``u``. Two statistics travel together as the real and imaginary parts of one
     complex table, so that one gather serves both. The distribution is exactly that of
-    ``u`` independent unit draws; only the summation order differs.
+    ``u`` independent unit draws; only the summation order differs. The entries are
+    added up by :func:`esize_study._kernels.gather_sums` (compiled with numba when it
+    is installed; the same sums without it).
     """
     v = [np.asarray(x, dtype=np.float64) for x in values]
     c, u = v[0].shape
@@ -194,25 +195,9 @@ def resampled_sums(values: Sequence[np.ndarray], resamples: int,
     tables = [_sum_table(p, g).reshape(c, -1) for p in packs]
     mr = u**rem
     rtables = [_sum_table(p, rem).reshape(c, -1) for p in packs] if rem else []
-    n = max(1, min(_CHUNK_ENTRIES // m, _CHUNK_CODES // (R * ncodes)))
-    parts: list[list[np.ndarray]] = [[] for _ in packs]
-    for i0 in range(0, c, n):
-        i1 = min(c, i0 + n)
-        k = i1 - i0
-        idx = np.add(codes[i0:i1, :, :full], (np.arange(k, dtype=np.intp) * m)[:, None, None],
-                     dtype=np.intp)
-        if rem:
-            last = (codes[i0:i1, :, full] % mr).astype(np.intp)
-            last += (np.arange(k, dtype=np.intp) * mr)[:, None]
-        for j, t in enumerate(tables):
-            got = np.take(t[i0:i1].ravel(), idx)
-            s = (_row_sums(got.reshape(k * R, full)) if full > 1 else got).reshape(k, R)
-            if rem:
-                s += np.take(rtables[j][i0:i1].ravel(), last)
-            parts[j].append(s)
     res = []
-    for p in parts:
-        s = p[0] if len(p) == 1 else np.concatenate(p)
+    for j, t in enumerate(tables):
+        s = gather_sums(t, codes, full, rtables[j] if rem else None, mr)
         res += [s.real, s.imag] if np.iscomplexobj(s) else [s]
     return res[: len(v)]
 

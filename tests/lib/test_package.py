@@ -12,7 +12,7 @@ import pytest
 
 import esize as ez
 
-HEAVY = ("scipy.stats", "scipy.special", "pandas", "pyarrow", "matplotlib", "joblib",
+HEAVY = ("scipy.stats", "scipy.special", "pandas", "pyarrow", "matplotlib", "joblib", "numba",
          "snakemake", "tqdm", "esize_study", "esize.cli", "esize.readers")
 
 

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
+from esize_study import _kernels, engine
 from esize_study import coverage as cv
-from esize_study import engine
 from esize_study import falsealarm as fa
 
 
@@ -142,6 +142,34 @@ def test_resampled_sums_agree_with_unit_by_unit_draws(u, nvalues):
     for a, b in zip(got, want):
         assert a.shape == (7, 300)
         np.testing.assert_allclose(a, b, rtol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128])
+@pytest.mark.parametrize(("m", "full", "mr"), [(5, 1, 0), (25, 3, 5), (4096, 7, 64), (100, 40, 0),
+                                               (70_000, 2, 0)])
+def test_compiled_and_numpy_sums_are_bit_identical(dtype, m, full, mr):
+    # Results must not depend on whether numba is installed: both routes add the same
+    # entries in the same order. Without numba the pipeline is slower, not different.
+    if _kernels._numba_kernel() is None:
+        pytest.skip("numba is not installed (the study's requirements install it)")
+    rng = np.random.default_rng(m + full)
+    c, R = 9, 301
+    table = rng.lognormal(0, 3, (c, m))
+    rtable = rng.lognormal(0, 3, (c, mr)) if mr else None
+    if dtype is np.complex128:
+        table = table + 1j * rng.normal(0, 1e3, (c, m))
+        rtable = None if rtable is None else rtable - 1j * rng.lognormal(0, 3, (c, mr))
+    codes = rng.integers(0, m, (c, R, full + bool(mr)), dtype=np.uint16 if m <= 1 << 16 else np.uint32)
+    fast = _kernels._gather_sums_numba(_kernels._numba_kernel(), table, codes, full, rtable, mr)
+    slow = _kernels._gather_sums_numpy(table, codes, full, rtable, mr)
+    assert fast.dtype == slow.dtype == dtype
+    np.testing.assert_array_equal(fast, slow)
+    # and both are the sums asked for
+    rows = np.arange(c)[:, None]
+    want = sum(table[rows, codes[:, :, j]] for j in range(full))
+    if mr:
+        want = want + rtable[rows, codes[:, :, full] % mr]
+    np.testing.assert_allclose(fast, want, rtol=1e-12)
 
 
 @pytest.mark.parametrize("u", [4, 7, 30])
