@@ -7,7 +7,9 @@ statistics of the drawn units. Prints, per ``u``, best of several runs:
 * ``per-draw``: one 32-bit draw per unit, one gather and ``sum`` per statistic (the
   engine before grouped draws);
 * ``grouped``: :func:`esize_study.engine.resampled_sums` (``g`` units per 16-bit
-  code from tables of tuple sums, two statistics per complex gather);
+  code from tables of tuple sums, two statistics per complex gather), its entries
+  added by the compiled loop (``_gather.c``) and, in column ``numpy``, by the numpy
+  route that gives the same sums without a C compiler;
 
 then the percentile interval of 50 x 1,000 ratios by ``numpy.quantile`` (what the
 engine used) and by :func:`esize_study.engine.percentile_interval` (one sort).
@@ -24,7 +26,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
 
-from esize_study import engine  # noqa: E402
+from esize_study import _kernels, engine  # noqa: E402
 
 C, R, REPEAT = 50, 1000, 7
 
@@ -50,12 +52,19 @@ def main() -> None:
     engine.tune_allocator()  # as in the simulation processes
     rng = np.random.default_rng(1)
     print(f"one block: {C} comparisons x {R} replicates, 3 statistics; ms, best of {REPEAT}")
-    print(f"{'units':>6} {'g':>3} {'per-draw':>9} {'grouped':>9} {'speed-up':>9}")
+    compiled = _kernels._compiled() is not None
+    print(f"{'units':>6} {'g':>3} {'per-draw':>9} {'grouped':>9} {'speed-up':>9} {'numpy':>9}"
+          + ("" if compiled else "   (no C compiler: both columns are numpy)"))
     for u in (2, 3, 5, 10, 20, 30, 50, 100):
         values = [rng.lognormal(0, 1, (C, u)) for _ in range(3)]
         a = best(lambda v=values: per_draw(v, rng))
         b = best(lambda v=values: engine.resampled_sums(v, R, rng))
-        print(f"{u:>6} {engine.group_size(u, R):>3} {a:>9.2f} {b:>9.2f} {a / b:>8.1f}x")
+        os.environ["ESIZE_STUDY_KERNEL"] = "numpy"
+        _kernels._compiled.cache_clear()
+        c = best(lambda v=values: engine.resampled_sums(v, R, rng))
+        del os.environ["ESIZE_STUDY_KERNEL"]
+        _kernels._compiled.cache_clear()
+        print(f"{u:>6} {engine.group_size(u, R):>3} {a:>9.2f} {b:>9.2f} {a / b:>8.1f}x {c:>9.2f}")
     ratios = rng.lognormal(0, 0.01, (C, R))
     q = best(lambda: np.quantile(ratios, [0.025, 0.975], axis=-1, method="inverted_cdf"))
     s = best(lambda: engine.percentile_interval(ratios, 0.05))

@@ -1,25 +1,37 @@
-"""The inner loop of the study's approximate bootstraps, compiled when numba is there.
+"""The inner loop of the study's approximate bootstraps, compiled when a C compiler is there.
 
 :func:`gather_sums` adds up, for every replicate, the table entries its codes point
 at. numpy needs an index array, a gathered array and a reduction for that, three
-passes over memory per code; a compiled loop reads each code once and keeps the sum
-in a register, about twice as fast on the paper-scale simulations. Both routes add
-the entries in the same order (left to right, the partial group last), so they give
-bit-identical sums: results never depend on whether numba is installed
-(``tests/study/test_engine.py`` holds both routes to that).
+passes over memory per code; a compiled loop (``_gather.c``) reads each code once and
+keeps the sum in a register, two to three times as fast. Both routes add the entries
+in the same order (left to right, the partial group last) with the same IEEE
+arithmetic, so they give bit-identical sums: results never depend on whether the
+loop could be compiled (``tests/study/test_engine.py`` holds both routes to that).
 
-Set ``ESIZE_STUDY_NUMBA=0`` to use the numpy route.
+The loop is compiled on first use with the system's C compiler (``$CC``, else
+``cc``; ``-O2``, no fast-math), once per machine and source version, into
+``__pycache__`` beside this file, or the user's cache directory when that is not
+writable, and loaded with :mod:`ctypes` (about a millisecond per process). Without
+a compiler, or with ``ESIZE_STUDY_KERNEL=numpy``, the numpy route runs.
 """
 
 from __future__ import annotations
 
+import ctypes
 import functools
+import hashlib
 import os
+import shlex
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
 
 import numpy as np
 
 #: Codes one numpy step works on (bounds its temporaries to a few MB).
 _NUMPY_CHUNK_CODES = 1 << 16
+_SOURCE = Path(__file__).with_name("_gather.c")
 
 
 def gather_sums(table: np.ndarray, codes: np.ndarray, full: int,
@@ -44,19 +56,26 @@ def gather_sums(table: np.ndarray, codes: np.ndarray, full: int,
     ndarray (c, R)
         :math:`\\sum_j T_{i, code_{irj}}` (plus the partial group), summed left to right.
     """
-    kernel = _numba_kernel()
-    if kernel is None:
+    lib = _compiled()
+    if lib is None:
         return _gather_sums_numpy(table, codes, full, rtable, mr)
-    return _gather_sums_numba(kernel, table, codes, full, rtable, mr)
+    return _gather_sums_compiled(lib, table, codes, full, rtable, mr)
 
 
-def _gather_sums_numba(kernel, table, codes, full, rtable, mr):
-    c, R, _ = codes.shape
-    out = np.empty((c, R), dtype=table.dtype)
+def _gather_sums_compiled(lib, table, codes, full, rtable, mr):
+    c, R, ncodes = codes.shape
+    kind = "c128" if np.iscomplexobj(table) else "f64"
+    table = np.ascontiguousarray(table)
+    codes = np.ascontiguousarray(codes)
+    if codes.dtype not in (np.uint16, np.uint32):
+        raise TypeError(f"codes must be uint16 or uint32, got {codes.dtype}")
+    fn = getattr(lib, f"gather_{kind}_u{codes.dtype.itemsize * 8}")
     if rtable is None:
-        rtable, mr = table[:, :1], 0
-    kernel(np.ascontiguousarray(table), np.ascontiguousarray(codes), int(full),
-           np.ascontiguousarray(rtable), int(mr), out)
+        rtable, mr = table, 0
+    rtable = np.ascontiguousarray(rtable, dtype=table.dtype)
+    out = np.empty((c, R), dtype=table.dtype)
+    fn(table.ctypes.data, codes.ctypes.data, c, R, ncodes, table.shape[1], int(full),
+       rtable.ctypes.data, int(mr), out.ctypes.data)
     return out
 
 
@@ -82,12 +101,62 @@ def _gather_sums_numpy(table, codes, full, rtable, mr):
 
 
 @functools.cache
-def _numba_kernel():
-    """The compiled loop, or None (numba missing, or ``ESIZE_STUDY_NUMBA=0``)."""
-    if os.environ.get("ESIZE_STUDY_NUMBA", "1") == "0":
+def _compiled():
+    """The compiled loops (a :class:`ctypes.CDLL`), or None: no compiler, a failed
+    build, or ``ESIZE_STUDY_KERNEL=numpy``."""
+    if os.environ.get("ESIZE_STUDY_KERNEL", "") == "numpy":
         return None
     try:
-        from ._kernels_numba import gather_sums_kernel
-    except ImportError:
+        source = _SOURCE.read_bytes()
+    except OSError:
         return None
-    return gather_sums_kernel
+    cc = shlex.split(os.environ.get("CC") or "cc")
+    flags = ["-O2", "-shared", "-fPIC", "-fno-fast-math", "-ffp-contract=off"]
+    key = hashlib.sha256(source + repr((cc, flags, sys.platform)).encode()).hexdigest()[:16]
+    name = f"esize_study_gather_{key}.so"
+    for folder in (_SOURCE.parent / "__pycache__", _user_cache()):
+        if folder is None:
+            continue
+        lib = folder / name
+        if not lib.exists() and not _build(cc + flags, _SOURCE, folder, name):
+            continue
+        try:
+            loaded = ctypes.CDLL(str(lib))
+        except OSError:
+            continue
+        for kind in ("f64", "c128"):
+            for bits in (16, 32):
+                fn = getattr(loaded, f"gather_{kind}_u{bits}")
+                fn.restype = None
+                fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p] + [ctypes.c_int64] * 5 + [
+                    ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p]
+        return loaded
+    return None
+
+
+def _user_cache() -> Path | None:
+    base = os.environ.get("XDG_CACHE_HOME") or (Path.home() / ".cache")
+    return Path(base) / "esize-study"
+
+
+def _build(command: list[str], source: Path, folder: Path, name: str) -> bool:
+    """Compile ``source`` into ``folder/name`` (written under a temporary name and
+    renamed, so concurrent processes never load half a file). False on any failure."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=name + ".", suffix=".tmp", dir=folder)
+        os.close(fd)
+    except OSError:
+        return False
+    try:
+        done = subprocess.run(command + ["-o", tmp, str(source)], capture_output=True,
+                              timeout=120, check=False)
+        if done.returncode != 0:
+            return False
+        os.replace(tmp, folder / name)
+        return True
+    except (OSError, subprocess.SubprocessError):
+        return False
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)

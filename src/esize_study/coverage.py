@@ -269,20 +269,15 @@ def _boot_approx(st: dict, cell: CellSpec, rng) -> dict:
         return out
     tops = [s for s in cell.schemes if s != "FLAT"]
     if tops:
-        # the unit means, and the statistics the schemes need, over the same draws
-        need = [m]
-        if "RRR" in tops or "RRN" in tops:
-            need.append(st["s2b"])
-        if "RRR" in tops:
-            need.append(st["w"])
-        base, *more = resampled_sums(need, R, rng)
+        # the unit means, and each binary's bootstrap variance under the schemes that
+        # need one, summed over the same draws (RRR alone: one complex gather)
+        var = {"RRR": ((n2 - 1) / n2 * st["s2b"] + (n1 - 1) / n1**2 * st["w"]) / n2,
+               "RRN": (n2 - 1) / n2**2 * st["s2b"]}
+        with_var = [s for s in tops if s in var]
+        base, *vsums = resampled_sums([m] + [var[s] for s in with_var], R, rng)
         z = rng.standard_normal((c, R))
-        if "RRR" in tops:
-            s2sum, wsum = more
-            v = ((n2 - 1) / n2 * s2sum + (n1 - 1) / n1**2 * wsum) / n2
-            out["RRR"] = (base + np.sqrt(v) * z) / u
-        if "RRN" in tops:
-            out["RRN"] = (base + np.sqrt((n2 - 1) / n2**2 * more[0]) * z) / u
+        for s, v in zip(with_var, vsums):
+            out[s] = (base + np.sqrt(v) * z) / u
         if "RNN" in tops:
             out["RNN"] = base / u
     if "FLAT" in cell.schemes:

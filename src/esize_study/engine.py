@@ -179,8 +179,8 @@ def resampled_sums(values: Sequence[np.ndarray], resamples: int,
     of ``u``. Two statistics travel together as the real and imaginary parts of one
     complex table, so that one gather serves both. The distribution is exactly that of
     ``u`` independent unit draws; only the summation order differs. The entries are
-    added up by :func:`esize_study._kernels.gather_sums` (compiled with numba when it
-    is installed; the same sums without it).
+    added up by :func:`esize_study._kernels.gather_sums` (a compiled C loop when a
+    compiler is there; the same sums without it).
     """
     v = [np.asarray(x, dtype=np.float64) for x in values]
     c, u = v[0].shape

@@ -12,7 +12,7 @@ import pytest
 
 import esize as ez
 
-HEAVY = ("scipy.stats", "scipy.special", "pandas", "pyarrow", "matplotlib", "joblib", "numba",
+HEAVY = ("scipy.stats", "scipy.special", "pandas", "pyarrow", "matplotlib", "joblib",
          "snakemake", "tqdm", "esize_study", "esize.cli", "esize.readers")
 
 
