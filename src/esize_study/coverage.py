@@ -93,6 +93,7 @@ __all__ = [
     "simulate_block",
     "simulate_cells",
     "summarise",
+    "summary_columns",
     "coverage_rows",
     "intervals_frame",
     "cells_from_config",
@@ -400,15 +401,35 @@ _KEY = ["benchmark", "experiment", "method", "scheme", "binaries", "executions",
         "measurements", "mode"]
 
 
+def summary_columns(records: Sequence[dict], benchmark: str) -> dict[str, np.ndarray]:
+    """Counts per cell, method and mode (blocks summed), as columns sorted by the key.
+
+    The simulation script writes these with
+    :func:`esize_study.pipeline.write_parquet_columns`, without pandas.
+    """
+    fields = [k for k in _KEY if k != "benchmark"]
+    acc: dict[tuple, list[int]] = {}
+    for r in records:
+        a = acc.setdefault(tuple(r[k] for k in fields), [0, 0, 0])
+        a[0] += int(r["n"])
+        a[1] += int(r["covered"])
+        a[2] += int(r["unbounded"])
+    keys = sorted(acc)
+    cols: dict[str, np.ndarray] = {"benchmark": np.array([benchmark] * len(keys), dtype=object)}
+    for i, k in enumerate(fields):
+        vals = [key[i] for key in keys]
+        cols[k] = np.array(vals, dtype=object if isinstance(vals[0], str) else np.int64) \
+            if vals else np.array([], dtype=object)
+    for i, k in enumerate(("n", "covered", "unbounded")):
+        cols[k] = np.array([acc[key][i] for key in keys], dtype=np.int64)
+    return cols
+
+
 def summarise(records: Sequence[dict], benchmark: str):
-    """Counts per cell, method and mode (blocks summed): a DataFrame."""
+    """:func:`summary_columns` as a DataFrame."""
     import pandas as pd
 
-    cols = [k for k in _KEY if k != "benchmark"] + ["n", "covered", "unbounded"]
-    frame = pd.DataFrame([{k: r[k] for k in cols} for r in records], columns=cols)
-    frame.insert(0, "benchmark", benchmark)
-    out = frame.groupby(_KEY, sort=True, as_index=False)[["n", "covered", "unbounded"]].sum()
-    return out
+    return pd.DataFrame(summary_columns(records, benchmark))
 
 
 def coverage_rows(counts) -> list[dict]:

@@ -74,6 +74,7 @@ __all__ = [
     "rates_at",
     "min_threshold",
     "BOOT_SCHEMES",
+    "records_to_columns",
     "records_to_frame",
     "rate_rows",
     "contour",
@@ -365,10 +366,14 @@ CSV_COLUMNS = (
 )
 
 
-def records_to_frame(records: Sequence[dict], benchmark: str):
-    """One row per simulated comparison: ``tstar`` (fraction) and ``bounded``."""
-    import pandas as pd
+def records_to_columns(records: Sequence[dict], benchmark: str) -> dict[str, np.ndarray]:
+    """One entry per simulated comparison: ``tstar`` (fraction) and ``bounded``, as
+    columns (numpy arrays) sorted by kind, size, method, scheme and comparison.
 
+    The simulation scripts write these with
+    :func:`esize_study.pipeline.write_parquet_columns`, without pandas (whose import
+    costs more than a small job's simulation).
+    """
     if not records:
         raise EsizeError("no simulated comparisons")
     n = np.array([len(r["tstar"]) for r in records])
@@ -376,19 +381,27 @@ def records_to_frame(records: Sequence[dict], benchmark: str):
     def each(key):  # one value per record, repeated for its comparisons
         return np.repeat(np.array([r[key] for r in records], dtype=object), n)
 
-    frame = pd.DataFrame(
-        {
-            "benchmark": np.repeat(np.array([benchmark], dtype=object), n.sum()),
-            "kind": each("experiment"),
-            "size": np.repeat(np.array([r["size"] for r in records], dtype=np.int64), n),
-            "method": each("method"),
-            "scheme": each("scheme"),
-            "comparison": np.concatenate([r["first"] + np.arange(k) for r, k in zip(records, n)]),
-            "tstar": np.concatenate([np.asarray(r["tstar"], dtype=np.float64) for r in records]),
-            "bounded": np.concatenate([np.asarray(r["bounded"], dtype=bool) for r in records]),
-        }
-    )
-    return frame.sort_values(["kind", "size", "method", "scheme", "comparison"], kind="stable")
+    cols = {
+        "benchmark": np.repeat(np.array([benchmark], dtype=object), n.sum()),
+        "kind": each("experiment"),
+        "size": np.repeat(np.array([r["size"] for r in records], dtype=np.int64), n),
+        "method": each("method"),
+        "scheme": each("scheme"),
+        "comparison": np.concatenate([r["first"] + np.arange(k) for r, k in zip(records, n)]),
+        "tstar": np.concatenate([np.asarray(r["tstar"], dtype=np.float64) for r in records]),
+        "bounded": np.concatenate([np.asarray(r["bounded"], dtype=bool) for r in records]),
+    }
+    keys = [np.unique(cols[k].astype(str), return_inverse=True)[1] if cols[k].dtype == object
+            else cols[k] for k in ("kind", "size", "method", "scheme", "comparison")]
+    order = np.lexsort(keys[::-1])  # stable; the first key sorts first
+    return {k: v[order] for k, v in cols.items()}
+
+
+def records_to_frame(records: Sequence[dict], benchmark: str):
+    """:func:`records_to_columns` as a DataFrame."""
+    import pandas as pd
+
+    return pd.DataFrame(records_to_columns(records, benchmark))
 
 
 def _experiment_rows(kind: str, method: str, scheme: str) -> list[str]:

@@ -382,6 +382,21 @@ def write_parquet(path: str | Path, frame) -> None:
     atomic_write(path, buf.getvalue())
 
 
+def write_parquet_columns(path: str | Path, columns: Mapping[str, np.ndarray]) -> None:
+    """Write named columns (numpy arrays; object arrays of str become strings) as
+    Parquet, atomically, with pyarrow alone: the simulation jobs skip importing
+    pandas. Read back with pandas, the table equals ``pandas.DataFrame(columns)``.
+    """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.table({k: pa.array(v.tolist() if v.dtype == object else v)
+                      for k, v in columns.items()})
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink)
+    atomic_write(path, sink.getvalue().to_pybytes())
+
+
 def save_design(path: str | Path, design: Design, **meta) -> None:
     """Store a design (and JSON-able metadata) as ``.npz``, atomically."""
     buf = io.BytesIO()

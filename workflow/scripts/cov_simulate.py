@@ -17,7 +17,7 @@ cells = cv.cells_from_config(cfg, boot_grid=snakemake.params.boot_grid)  # noqa:
 t0 = time.perf_counter()
 records = cv.simulate_cells(model, cells, seed=cfg["seed"], bench_id=engine.bench_id(est["benchmark"]),
                             n_jobs=snakemake.threads, shard=shard)  # noqa: F821
-frame = cv.summarise(records, est["benchmark"])
-pl.write_parquet(snakemake.output[0], frame)  # noqa: F821
-log.info("%s shard %s: %d cells, %d rows in %.1f s", est["benchmark"], shard, len(cells), len(frame),
-         time.perf_counter() - t0)
+columns = cv.summary_columns(records, est["benchmark"])
+pl.write_parquet_columns(snakemake.output[0], columns)  # noqa: F821
+log.info("%s shard %s: %d cells, %d rows in %.1f s", est["benchmark"], shard, len(cells),
+         len(columns["n"]), time.perf_counter() - t0)

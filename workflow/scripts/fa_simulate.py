@@ -27,7 +27,7 @@ records = fa.simulate_cells(
     n_jobs=snakemake.threads,  # noqa: F821
     shard=shard,
 )
-frame = fa.records_to_frame(records, meta["benchmark"])
-pl.write_parquet(snakemake.output[0], frame)  # noqa: F821
+columns = fa.records_to_columns(records, meta["benchmark"])
+pl.write_parquet_columns(snakemake.output[0], columns)  # noqa: F821
 log.info("%s %s shard %s: %d comparisons x methods in %.1f s", meta["benchmark"], kind, shard,
-         len(frame), time.perf_counter() - t0)
+         len(columns["tstar"]), time.perf_counter() - t0)
