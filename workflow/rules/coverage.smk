@@ -43,6 +43,9 @@ rule cov_validate:
     params:
         cov=COV,
         code=CODE_HASH,
+    # the longest single jobs (exact bootstraps): started first, so that they do not
+    # run alone at the end
+    priority: 10
     threads: COV["threads"]
     log:
         f"{LOGS}/{{dataset}}/cov_validate/{{bench}}.log",

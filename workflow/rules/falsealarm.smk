@@ -46,6 +46,9 @@ rule fa_validate:
         fa=FA,
         bench_ids=lambda wc: list(BENCHMARKS[wc.dataset]),
         code=CODE_HASH,
+    # the longest single jobs (exact bootstraps): started first, so that they do not
+    # run alone at the end
+    priority: 10
     threads: FA["threads"]
     log:
         f"{LOGS}/{{dataset}}/fa_validate/{{bench}}.log",
