@@ -3,7 +3,7 @@
 :func:`gather_sums` adds up, for every replicate, the table entries its codes point
 at. numpy needs an index array, a gathered array and a reduction for that, three
 passes over memory per code; a compiled loop (``_gather.c``) reads each code once and
-keeps the sum in a register, two to three times as fast. Both routes add the entries
+keeps the sum in a register, up to about three times as fast (``make bench``). Both routes add the entries
 in the same order (left to right, the partial group last) with the same IEEE
 arithmetic, so they give bit-identical sums: results never depend on whether the
 loop could be compiled (``tests/study/test_engine.py`` holds both routes to that).
@@ -135,7 +135,12 @@ def _compiled():
 
 
 def _user_cache() -> Path | None:
-    base = os.environ.get("XDG_CACHE_HOME") or (Path.home() / ".cache")
+    """``$XDG_CACHE_HOME/esize-study`` (else ``~/.cache/esize-study``), or None
+    when there is no home directory."""
+    try:
+        base = os.environ.get("XDG_CACHE_HOME") or (Path.home() / ".cache")
+    except RuntimeError:
+        return None
     return Path(base) / "esize-study"
 
 

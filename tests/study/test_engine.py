@@ -173,6 +173,22 @@ def test_compiled_and_numpy_sums_are_bit_identical(dtype, m, full, mr):
     np.testing.assert_allclose(fast, want, rtol=1e-12)
 
 
+def test_without_a_compiler_the_numpy_route_gives_the_same_sums(monkeypatch, tmp_path):
+    values = [np.random.default_rng(3).lognormal(0, 1, (6, u)) for u in (7, 7, 7)]
+    with_loop = engine.resampled_sums(values, 200, np.random.default_rng(9))
+    monkeypatch.setenv("CC", str(tmp_path / "no-such-compiler"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    _kernels._compiled.cache_clear()
+    try:
+        assert _kernels._compiled() is None
+        without = engine.resampled_sums(values, 200, np.random.default_rng(9))
+    finally:
+        monkeypatch.undo()
+        _kernels._compiled.cache_clear()
+    for a, b in zip(with_loop, without):
+        np.testing.assert_array_equal(a, b)
+
+
 @pytest.mark.parametrize("u", [4, 7, 30])
 def test_resampled_sums_have_the_bootstrap_moments(u):
     # a replicate's sum of u draws with replacement: mean u * mean(v), variance
