@@ -8,51 +8,34 @@
  */
 #include <stdint.h>
 
-#define REAL_LOOP(NAME, CODE)                                                        \
+/* One loop per table type (W doubles per entry: 1 real, 2 complex) and code type. */
+#define GATHER_LOOP(NAME, CODE, W)                                                   \
     void NAME(const double *table, const CODE *codes, int64_t c, int64_t R,           \
               int64_t ncodes, int64_t m, int64_t full, const double *rtable,          \
               int64_t mr, double *out)                                               \
     {                                                                                \
         for (int64_t i = 0; i < c; i++) {                                            \
-            const double *t = table + i * m;                                         \
+            const double *t = table + W * i * m;                                     \
             for (int64_t r = 0; r < R; r++) {                                        \
                 const CODE *k = codes + (i * R + r) * ncodes;                        \
-                double s = t[k[0]];                                                  \
+                double s[W];                                                         \
+                for (int d = 0; d < W; d++)                                          \
+                    s[d] = t[W * (int64_t)k[0] + d];                                 \
                 for (int64_t j = 1; j < full; j++)                                   \
-                    s += t[k[j]];                                                    \
-                if (mr > 0)                                                          \
-                    s += rtable[i * mr + (int64_t)(k[full] % (uint64_t)mr)];         \
-                out[i * R + r] = s;                                                  \
-            }                                                                        \
-        }                                                                            \
-    }
-
-#define COMPLEX_LOOP(NAME, CODE)                                                     \
-    void NAME(const double *table, const CODE *codes, int64_t c, int64_t R,           \
-              int64_t ncodes, int64_t m, int64_t full, const double *rtable,          \
-              int64_t mr, double *out)                                               \
-    {                                                                                \
-        for (int64_t i = 0; i < c; i++) {                                            \
-            const double *t = table + 2 * i * m;                                     \
-            for (int64_t r = 0; r < R; r++) {                                        \
-                const CODE *k = codes + (i * R + r) * ncodes;                        \
-                double re = t[2 * (int64_t)k[0]], im = t[2 * (int64_t)k[0] + 1];     \
-                for (int64_t j = 1; j < full; j++) {                                 \
-                    re += t[2 * (int64_t)k[j]];                                      \
-                    im += t[2 * (int64_t)k[j] + 1];                                  \
-                }                                                                    \
+                    for (int d = 0; d < W; d++)                                      \
+                        s[d] += t[W * (int64_t)k[j] + d];                            \
                 if (mr > 0) {                                                        \
                     int64_t x = i * mr + (int64_t)(k[full] % (uint64_t)mr);          \
-                    re += rtable[2 * x];                                             \
-                    im += rtable[2 * x + 1];                                         \
+                    for (int d = 0; d < W; d++)                                      \
+                        s[d] += rtable[W * x + d];                                   \
                 }                                                                    \
-                out[2 * (i * R + r)] = re;                                           \
-                out[2 * (i * R + r) + 1] = im;                                       \
+                for (int d = 0; d < W; d++)                                          \
+                    out[W * (i * R + r) + d] = s[d];                                 \
             }                                                                        \
         }                                                                            \
     }
 
-REAL_LOOP(gather_f64_u16, uint16_t)
-REAL_LOOP(gather_f64_u32, uint32_t)
-COMPLEX_LOOP(gather_c128_u16, uint16_t)
-COMPLEX_LOOP(gather_c128_u32, uint32_t)
+GATHER_LOOP(gather_f64_u16, uint16_t, 1)
+GATHER_LOOP(gather_f64_u32, uint32_t, 1)
+GATHER_LOOP(gather_c128_u16, uint16_t, 2)
+GATHER_LOOP(gather_c128_u32, uint32_t, 2)

@@ -83,6 +83,7 @@ def _gather_sums_numpy(table, codes, full, rtable, mr):
     c, R, ncodes = codes.shape
     m = table.shape[1]
     flat = table.ravel()
+    rflat = None if rtable is None else rtable.ravel()
     out = np.empty((c, R), dtype=table.dtype)
     rows = max(1, _NUMPY_CHUNK_CODES // (R * ncodes))
     for i0 in range(0, c, rows):
@@ -92,10 +93,10 @@ def _gather_sums_numpy(table, codes, full, rtable, mr):
         idx = np.add(codes[i0:i1, :, :full].transpose(2, 0, 1),
                      (np.arange(i0, i1, dtype=np.intp) * m)[None, :, None], dtype=np.intp)
         acc = np.take(flat, idx).sum(axis=0)
-        if rtable is not None:
+        if rflat is not None:
             last = (codes[i0:i1, :, full] % mr).astype(np.intp)
             last += (np.arange(i0, i1, dtype=np.intp) * mr)[:, None]
-            acc += np.take(rtable.ravel(), last)
+            acc += np.take(rflat, last)
         out[i0:i1] = acc
     return out
 

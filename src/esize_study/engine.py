@@ -194,10 +194,10 @@ def resampled_sums(values: Sequence[np.ndarray], resamples: int,
     # the library's tables of tuple sums (flat); one row of u**g entries per comparison
     tables = [_sum_table(p, g).reshape(c, -1) for p in packs]
     mr = u**rem
-    rtables = [_sum_table(p, rem).reshape(c, -1) for p in packs] if rem else []
+    rtables = [_sum_table(p, rem).reshape(c, -1) if rem else None for p in packs]
     res = []
-    for j, t in enumerate(tables):
-        s = gather_sums(t, codes, full, rtables[j] if rem else None, mr)
+    for t, rt in zip(tables, rtables):
+        s = gather_sums(t, codes, full, rt, mr)
         res += [s.real, s.imag] if np.iscomplexobj(s) else [s]
     return res[: len(v)]
 
