@@ -1,31 +1,66 @@
-"""Atomic file writing: a file is either its old self or complete, never half-written.
+"""Writing files safely: a file is either its old self or complete, never half-written,
+and nothing but a regular file is ever replaced.
 
-The one writer used by the command line (``--output``, ``--plot``) and by the study's
-pipeline scripts.
+:func:`atomic_open` / :func:`atomic_write` are the one atomic writer used by the
+command line and by the study's pipeline scripts. :func:`write_output` is what the
+command line's ``--output`` and ``--plot`` go through: it decides by what is at the
+path how to write there (replace a regular file atomically, write into the null
+device, a terminal or a FIFO with a reader, refuse anything else), and
+:func:`check_output` refuses, before any work is done, an output that is one of the
+inputs or that can never be written.
 """
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["atomic_open", "atomic_write", "atomic_write_text"]
+__all__ = [
+    "OutputError",
+    "atomic_open",
+    "atomic_write",
+    "atomic_write_text",
+    "check_output",
+    "write_output",
+]
 
 #: Characters of the target's name kept in the temporary name (with the dots, the
 #: random part and ``.tmp`` about 120 characters, within every file system's limit).
 _STEM = 100
 
+#: Linux character-device majors of terminals: 4 (tty, ttyS), 5 (/dev/tty, console,
+#: ptmx) and 136-143 (pseudo-terminals, /dev/pts/N).
+_TTY_MAJORS = frozenset({4, 5, *range(136, 144)})
+
+
+class OutputError(OSError):
+    """An output path that esize refuses to write (one of the inputs, a directory, a
+    device other than the null device or a terminal, a FIFO without a reader).
+
+    ``str()`` is the reason alone; ``filename`` is the path.
+    """
+
+    def __init__(self, path, reason: str):
+        super().__init__(errno.EINVAL, reason, str(path))
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return self.reason
+
 
 @contextmanager
-def atomic_open(path: str | os.PathLike) -> Iterator:
+def atomic_open(path: str | os.PathLike, *, mode: int | None = None) -> Iterator:
     """A binary file handle whose contents replace ``path`` only when complete.
 
     The streaming form of :func:`atomic_write` (for outputs that need not fit in
     memory): a temporary file beside ``path``, renamed over it when the ``with``
-    block ends without an exception, removed otherwise.
+    block ends without an exception, removed otherwise. The file gets ``mode``
+    (default: ``0o666`` less the umask, as ``open`` would create it).
     """
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
@@ -35,9 +70,11 @@ def atomic_open(path: str | os.PathLike) -> Iterator:
     try:
         with os.fdopen(fd, "wb") as fh:
             yield fh
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; give the usual mode
+        if mode is None:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)  # mkstemp creates 0600; give the usual mode
         os.replace(tmp, p)
     except BaseException:
         try:
@@ -56,3 +93,145 @@ def atomic_write(path: str | os.PathLike, data: bytes) -> None:
 def atomic_write_text(path: str | os.PathLike, text: str) -> None:
     """Text version of :func:`atomic_write` (UTF-8)."""
     atomic_write(path, text.encode("utf-8"))
+
+
+# -- the command line's outputs -------------------------------------------------------------
+def _is_sink(st: os.stat_result) -> bool:
+    """Whether a character device is one that output may go into: the null, zero or
+    full device (compared by device number, so also a node made with ``mknod``) or a
+    terminal. Any other device (memory, ports, kernel logs ...) is refused."""
+    for name in (os.devnull, "/dev/zero", "/dev/full"):
+        try:
+            if os.stat(name).st_rdev == st.st_rdev:
+                return True
+        except OSError:
+            continue
+    return os.major(st.st_rdev) in _TTY_MAJORS
+
+
+def _kind(st: os.stat_result) -> str:
+    mode = st.st_mode
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISBLK(mode):
+        return "a block device (a disk)"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    return "not a regular file"
+
+
+def _refusal(st: os.stat_result) -> str | None:
+    """Why nothing is written to a path whose ``stat`` is ``st`` (None: it may be)."""
+    mode = st.st_mode
+    if stat.S_ISREG(mode) or stat.S_ISFIFO(mode):
+        return None
+    if stat.S_ISCHR(mode) and _is_sink(st):
+        return None
+    return (f"is {_kind(st)}; the result is written only to a regular file, a FIFO, "
+            "a terminal or the null device")
+
+
+def check_output(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] = ()) -> None:
+    """Refuse an output path before any work is done.
+
+    Raises
+    ------
+    OutputError
+        The name is empty, names one of ``inputs`` (the same file, also through a
+        link: :func:`os.path.samefile`), or is something that is never written (a
+        directory, a block device, a socket, a character device other than the null
+        device or a terminal).
+    """
+    if not str(path):
+        raise OutputError(path, "the output file name is empty")
+    try:
+        st = os.stat(path)
+    except OSError:
+        return  # nothing there yet (or not reachable): the write will say
+    for source in inputs:
+        try:
+            same = os.path.samefile(path, source)
+        except OSError:
+            continue
+        if same:
+            raise OutputError(
+                path, f"is the input file {os.fspath(source)}; writing the result there "
+                "would destroy it (name another output file)")
+    reason = _refusal(st)
+    if reason is not None:
+        raise OutputError(path, reason)
+
+
+def _write_fd(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        view = view[n:]
+
+
+def _write_stream(path: str, st: os.stat_result, data: bytes) -> None:
+    """Write into a FIFO or a character device (never created, truncated or replaced)."""
+    flags = os.O_WRONLY | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0)
+    if stat.S_ISFIFO(st.st_mode):
+        # without a reader, a blocking open would wait for ever: refuse at once
+        try:
+            fd = os.open(path, flags | os.O_NONBLOCK)
+        except OSError as exc:
+            if exc.errno == errno.ENXIO:
+                raise OutputError(path, "is a FIFO that no program is reading") from None
+            raise
+        os.set_blocking(fd, True)  # a reader is there: wait for it as a pipe would
+    else:
+        fd = os.open(path, flags)
+    try:
+        now = os.fstat(fd)  # what was opened is what was checked
+        if (now.st_mode, now.st_rdev) != (st.st_mode, st.st_rdev) or _refusal(now):
+            raise OutputError(path, "changed while it was being opened; nothing written")
+        _write_fd(fd, data)
+    finally:
+        os.close(fd)
+
+
+def write_output(path: str | os.PathLike, data: bytes) -> None:
+    """Write a result to ``path`` the way a user of ``-o FILE`` expects.
+
+    * nothing there: a new regular file, written atomically;
+    * a regular file (also through symbolic links): replaced atomically, keeping its
+      permission bits; the link stays a link;
+    * a FIFO with a reader, the null (zero, full) device or a terminal: written to
+      directly, never replaced, so ``-o /dev/null`` works;
+    * anything else (a directory, a disk, another device, a FIFO nobody reads):
+      refused with :class:`OutputError`, nothing written.
+
+    On any failure the previous content of a regular file at ``path`` is intact and
+    no temporary file is left.
+
+    Raises
+    ------
+    OSError
+        :class:`OutputError` for a refused path; the operating system's error
+        (``ENOSPC``, ``EIO``, ``EACCES`` ...) for a failed write.
+    """
+    path = os.fspath(path)
+    if not path:
+        raise OutputError(path, "the output file name is empty")
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        st = None
+    if st is not None:
+        reason = _refusal(st)
+        if reason is not None:
+            raise OutputError(path, reason)
+        if not stat.S_ISREG(st.st_mode):
+            _write_stream(path, st, data)
+            return
+    # a regular file or nothing yet: the real path, so that a symbolic link is followed
+    # (its target replaced), not replaced by a file itself
+    target = os.path.realpath(path)
+    with atomic_open(target, mode=None if st is None else stat.S_IMODE(st.st_mode)) as fh:
+        fh.write(data)

@@ -26,6 +26,14 @@ each benchmark is an independent task with its own random streams, so tasks run
 on a thread pool (numpy releases the GIL while it draws, gathers and sums) and
 the result is the same for any number of workers.
 
+Scale: each system is resampled in units of its own power of two, the one that
+brings its largest value into [1/2, 1) (dividing by it is exact, so the replicate
+means are those of the data bit for bit at ordinary magnitudes), and the ratio of
+two systems is formed from those scaled means and multiplied by
+:math:`2^{e_{new} - e_{old}}` last. A file :math:`10^{\pm 300}` times the other, or
+one stray value of :math:`10^{300}`, thus neither overflows a sum nor leaves the
+ratio's replicates out of range unless the ratio itself is.
+
 Random numbers: each resampled level of each system has its own stream, a
 ``PCG64`` generator spawned from a seed drawn once from ``rng``. Indices are exactly
 uniform ``Generator.integers`` draws; a stream is consumed in replicate-major order
@@ -59,7 +67,14 @@ import numpy as np
 
 from ._design import Design
 from ._errors import DesignError, EsizeError
-from ._intervals import Interval, _check_alpha, geometric_mean_ratio_parametric
+from ._estimators import scaled
+from ._intervals import (
+    _TINY,
+    Interval,
+    _check_alpha,
+    check_ratio_range,
+    geometric_mean_ratio_parametric,
+)
 
 __all__ = [
     "BootstrapResult",
@@ -786,11 +801,25 @@ def resample_means(
     -------
     ndarray of shape (n_resamples,)
     """
-    y = _as_array(data)
-    scheme = parse_scheme(scheme, y.ndim)
+    z, e = scaled(_as_array(data))
+    scheme = parse_scheme(scheme, z.ndim)
     n = _n_resamples(n_resamples, arrays=1)
-    (means,) = _run_systems([(y, scheme, rng)], n, batch, progress, 1)
-    return means
+    (means,) = _run_systems([(z, scheme, rng)], n, batch, progress, 1)
+    return _unscale(means, e)
+
+
+def _unscale(values, e: int):
+    """``values * 2**e`` (exact; ``inf`` or 0 beyond the floats)."""
+    with np.errstate(over="ignore", under="ignore"):
+        return np.ldexp(values, e)
+
+
+def _ratios(mean_old, mean_new, shift: int):
+    """``mean_new / mean_old * 2**shift`` of means each in units of its own power of
+    two (``shift = e_new - e_old``): exact scaling, ``inf`` or 0 where a ratio is beyond
+    the floats."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return _unscale(np.divide(mean_new, mean_old), shift)
 
 
 def percentile_interval(values, alpha: float) -> tuple[float, float]:
@@ -836,12 +865,12 @@ def bootstrap_mean_ci(
         Fewer than :func:`minimum_resamples` (``alpha``) replicates, or more than
         fit in memory (see :func:`check_resamples`).
     """
-    y = _as_array(data)
+    z, e = scaled(_as_array(data))
     alpha = _check_alpha(alpha)
-    scheme = parse_scheme(scheme, y.ndim)
+    scheme = parse_scheme(scheme, z.ndim)
     n = _n_resamples(n_resamples, alpha, arrays=2)  # the replicates, and a sorted copy
-    (means,) = _run_systems([(y, scheme, rng)], n, batch, progress, 1)
-    return _result(y.mean(), means, alpha, scheme, n)
+    (means,) = _run_systems([(z, scheme, rng)], n, batch, progress, 1)
+    return _result(_unscale(z.mean(), e), _unscale(means, e), alpha, scheme, n)
 
 
 def pair_schemes(scheme, old_levels: int, new_levels: int) -> tuple[str, str]:
@@ -921,15 +950,18 @@ def bootstrap_ratio_ci(
     Raises
     ------
     EsizeError
-        Fewer than :func:`minimum_resamples` (``alpha``) replicates, or more than
-        fit in memory (see :func:`check_resamples`).
+        Fewer than :func:`minimum_resamples` (``alpha``) replicates, more than fit in
+        memory (see :func:`check_resamples`), or a ratio of means beyond the range of
+        floats (:func:`esize._intervals.check_ratio_range`). A replicate whose ratio
+        alone is beyond it (a resample of a few stray values) is ``inf`` or 0.
     """
-    yo, yn = _as_array(old), _as_array(new)
+    (zo, eo), (zn, en) = scaled(_as_array(old)), scaled(_as_array(new))  # each its own scale
     alpha = _check_alpha(alpha)
-    schemes = pair_schemes(scheme, yo.ndim, yn.ndim)
+    schemes = pair_schemes(scheme, zo.ndim, zn.ndim)
     n = _n_resamples(n_resamples, alpha, arrays=4)  # both systems, ratios, sorted copy
-    m_old, m_new = _run_systems(_pair_tasks(yo, yn, schemes, rng), n, batch, progress, workers)
-    return _result(yn.mean() / yo.mean(), m_new / m_old, alpha, scheme_label(schemes), n)
+    estimate = check_ratio_range(zo.mean(), zn.mean(), en - eo)
+    m_old, m_new = _run_systems(_pair_tasks(zo, zn, schemes, rng), n, batch, progress, workers)
+    return _result(estimate, _ratios(m_old, m_new, en - eo), alpha, scheme_label(schemes), n)
 
 
 def geometric_mean_ratio_ci(
@@ -1014,8 +1046,9 @@ def geometric_mean_ratio_ci(
     Raises
     ------
     EsizeError
-        No pair, non-positive ratios, fewer than :func:`minimum_resamples`
-        (``alpha``) replicates, or more than fit in memory: the computation holds
+        No pair, non-positive ratios, a ratio of means beyond the range of floats,
+        fewer than :func:`minimum_resamples` (``alpha``) replicates, or more than
+        fit in memory: the computation holds
         ``4 K + 2`` arrays of ``n_resamples`` floats for ``K`` benchmarks (both
         systems' means and the ratios of each, their logarithms, the geometric means
         and a sorted copy).
@@ -1032,42 +1065,49 @@ def geometric_mean_ratio_ci(
 
     arrays, tasks = [], []
     for (old, new), s, ss in zip(pairs, schemes, seeds):
-        yo, yn = _as_array(old), _as_array(new)
-        sch = pair_schemes(s, yo.ndim, yn.ndim)
-        arrays.append((yo, yn, scheme_label(sch)))
-        tasks += _pair_tasks(yo, yn, sch, ss)
+        (zo, eo), (zn, en) = scaled(_as_array(old)), scaled(_as_array(new))  # own scales
+        sch = pair_schemes(s, zo.ndim, zn.ndim)
+        arrays.append((zo, zn, en - eo, scheme_label(sch)))
+        tasks += _pair_tasks(zo, zn, sch, ss)
     means = _run_systems(tasks, n, batch, progress, workers)
 
-    # Work with logarithms of the means, never with ratios that could leave the
-    # floating-point range (two files in very different units).
     label = [str(x) for x in names] if names is not None else [str(j) for j in range(k)]
     logs, log_est, intervals = [], [], []
-    for j, (yo, yn, sch) in enumerate(arrays):
+    for j, (zo, zn, shift, sch) in enumerate(arrays):
         m_old, m_new = means[2 * j], means[2 * j + 1]
-        if min(yo.mean(), yn.mean(), m_old.min(), m_new.min()) <= 0:
+        if min(zo.mean(), zn.mean(), m_old.min(), m_new.min()) <= 0:
             raise EsizeError(
                 f"benchmark {label[j]}: the geometric mean needs positive means "
                 "(positive measurements)"
             )
-        log_r = np.log(m_new) - np.log(m_old)
-        log_e = math.log(yn.mean()) - math.log(yo.mean())
-        if not (np.all(np.abs(log_r) < 700) and abs(log_e) < 700):
-            raise EsizeError(
-                f"benchmark {label[j]}: the ratio of means (about e^{log_e:.0f}) is beyond "
-                "the floating-point range; are the two results in the same unit?"
-            )
-        iv = _result(yn.mean() / yo.mean(), m_new / m_old, alpha, sch, n)  # in range
+        estimate = check_ratio_range(zo.mean(), zn.mean(), shift, label[j])
+        iv = _result(estimate, _ratios(m_old, m_new, shift), alpha, sch, n)
         intervals.append(iv)
-        log_r, log_e = np.log(iv.bootstrap_distribution), math.log(iv.estimate)
+        log_r = _log_ratios(iv.bootstrap_distribution, m_old, m_new, shift)
+        log_e = math.log(iv.estimate)
         logs.append(-log_r if inv[j] else log_r)
         log_est.append(-log_e if inv[j] else log_e)
-    gm_reps = np.exp(np.mean(logs, axis=0))
+    with np.errstate(over="ignore"):
+        gm_reps = np.exp(np.mean(logs, axis=0))
     lo, hi = percentile_interval(gm_reps, alpha)
     gm = float(np.exp(np.mean(log_est)))
     companion = None
     if parametric:
         companion = _parametric(pairs, alpha, normal, inv, gm)
     return SuiteInterval(gm, lo, hi, alpha, n, tuple(intervals), tuple(inv), gm_reps, companion)
+
+
+def _log_ratios(ratios: np.ndarray, mean_old: np.ndarray, mean_new: np.ndarray,
+                shift: int) -> np.ndarray:
+    """Logarithms of the replicate ratios; where a ratio is beyond the floats (a
+    replicate of stray values), from the logarithms of its scaled means instead."""
+    with np.errstate(divide="ignore", over="ignore"):
+        direct = np.log(ratios)
+        in_range = (ratios >= _TINY) & (ratios < math.inf)
+        if np.all(in_range):
+            return direct
+        parts = np.log(mean_new) - np.log(mean_old) + shift * math.log(2.0)
+    return np.where(in_range, direct, parts)
 
 
 def _parametric(pairs, alpha, normal, inv, gm) -> Interval:

@@ -13,7 +13,7 @@ import math
 from ._errors import EsizeError
 from ._estimators import RELATIVE_TOLERANCE
 
-__all__ = ["verdict", "describe", "wording_note"]
+__all__ = ["verdict", "describe", "wording_note", "number_text"]
 
 VERDICTS = ("faster", "slower", "same", "inconclusive")
 
@@ -126,9 +126,9 @@ def describe(
     """
     conf = f"{100 * (1 - alpha):g} %"
     if not bounded:
-        return f"ratio new/old = {ratio:.4f}; the {conf} interval is unbounded"
+        return f"ratio new/old = {number_text(ratio)}; the {conf} interval is unbounded"
     if math.isnan(ratio) or ratio < 0.0:
-        return f"ratio new/old = {ratio:.4f}: the change is undefined"
+        return f"ratio new/old = {number_text(ratio)}: the change is undefined"
     amount, word = _change(ratio, lower_is_better)
     head = "new is the same as old" if word == _NO_CHANGE else f"new is {amount} {word}"
     if math.isnan(lower) or math.isnan(upper):
@@ -168,6 +168,27 @@ def wording_note(*, lower_is_better: bool = True) -> str:
                 "and from 2x on Nx faster (slower) means N times less (more) time")
     return ("for rates, x % faster (slower) means an x % higher (lower) rate than old, "
             "and from 2x on Nx faster (slower) means an N times higher (lower) rate")
+
+
+def number_text(x: float, decimals: int = 4) -> str:
+    """A number for a sentence or a table cell: ``decimals`` places between 0.01 and
+    10,000, six significant digits (with an exponent where needed) beyond.
+
+    Parameters
+    ----------
+    x : float
+        The number (a ratio, a limit); zero, infinities and NaN are allowed.
+    decimals : int, default 4
+        Places after the point in the fixed range.
+
+    Returns
+    -------
+    str
+        ``"0.6190"``, ``"6.19048e+199"``, ``"1.2e-05"``, ``"inf"``.
+    """
+    if x == 0.0 or 0.01 <= abs(x) < 1e4:
+        return f"{x:.{decimals}f}"
+    return f"{x:.6g}"
 
 
 def _phrase(amount: str, word: str) -> str:

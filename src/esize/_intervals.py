@@ -10,7 +10,13 @@ of the ratios (:func:`geometric_mean_ratio_parametric`).
 Every function computes in units of a power of two that brings the data near 1
 (see :mod:`esize._estimators`), so that no result depends on the unit of measure;
 variances that are zero up to rounding are exactly zero, and two constant systems
-have a point interval at their exact ratio.
+have a point interval at their exact ratio. The two systems of a ratio each have
+their own power of two: their means and variances meet only as relative quantities
+(the ratio of the scaled means, relative variances :math:`v / \overline{Y}^2`), and
+the ratio's power of two, :math:`2^{e_{new} - e_{old}}`, is applied last (exactly).
+Scaling one system by any factor therefore scales the ratio and its limits by that
+factor, from :math:`10^{-300}` to :math:`10^{300}`, until the ratio itself leaves
+the range of floats.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._design import Design, scale_exponent
+from ._design import Design
 from ._errors import DesignError, EsizeError
 from ._estimators import mean_and_variance
 
@@ -34,6 +40,7 @@ __all__ = [
     "delta_ci",
     "welch_df",
     "ratio_df",
+    "check_ratio_range",
     "geometric_mean_limits",
     "geometric_mean_ratio_parametric",
 ]
@@ -70,7 +77,7 @@ class Interval:
 
     @property
     def half_width(self) -> float:
-        return (self.upper - self.lower) / 2.0
+        return self.upper / 2.0 - self.lower / 2.0  # no overflow for finite limits
 
     def contains(self, value: float) -> bool:
         return bool(self.lower <= value <= self.upper)
@@ -192,9 +199,19 @@ def mean_ci(data, *, alpha: float = 0.05, normal: bool = False) -> Interval:
     q = _quantile(alpha, y.shape[0], normal)
     h = q * math.sqrt(v)
     return Interval(
-        math.ldexp(m, e), math.ldexp(m - h, e), math.ldexp(m + h, e), alpha,
+        _ldexp(m, e), _ldexp(m - h, e), _ldexp(m + h, e), alpha,
         "normal" if normal else "t",
+        extra={"relative_half_width": h / m if m else math.inf},
     )
+
+
+def _ldexp(x: float, e: int) -> float:
+    """``x * 2**e``, infinite (with the sign of ``x``) where that is beyond a double:
+    a limit next to the largest double is unbounded, not an error."""
+    try:
+        return math.ldexp(x, e)
+    except OverflowError:
+        return math.copysign(math.inf, x)
 
 
 def fieller(
@@ -249,8 +266,13 @@ def fieller(
 
     whose discriminant :math:`b^2 + a c` is a sum of non-negative terms for
     independent systems; the two roots are :math:`w / a` and :math:`-c / w` with
-    :math:`w = b \pm \sqrt{b^2 + a c}` (the sign of :math:`b`), and the means are
-    first divided by a common power of two (exact). Zero variances give the point
+    :math:`w = b \pm \sqrt{b^2 + a c}` (the sign of :math:`b`). Each system is
+    first divided by its own power of two :math:`2^{e}` (exact), the one that brings
+    the larger of :math:`|\overline{Y}|` and :math:`\sqrt{v}` into [1/2, 1), and the
+    limits are multiplied by :math:`2^{e_{new} - e_{old}}` at the end; every step
+    is homogeneous in those powers of two, so the limits are those of the unscaled
+    formula bit for bit at ordinary magnitudes, and one system may be
+    :math:`10^{\pm 300}` times the other. Zero variances give the point
     :math:`[r, r]` exactly; :math:`a` is formed as
     :math:`(|x| - q\sqrt{v_{xx}})(|x| + q\sqrt{v_{xx}})`, so a huge ``q`` (a tiny
     ``alpha``) is no overflow either.
@@ -259,9 +281,9 @@ def fieller(
         *(np.asarray(v, dtype=np.float64) for v in (mean_old, var_old, mean_new, var_new, q, cov))
     )
     with np.errstate(all="ignore"):
-        e = np.frexp(np.maximum(np.abs(x), np.abs(y)))[1]
-        x, y = np.ldexp(x, -e), np.ldexp(y, -e)
-        vxx, vyy, vxy = np.ldexp(vxx, -2 * e), np.ldexp(vyy, -2 * e), np.ldexp(vxy, -2 * e)
+        ex, ey = _system_exponent(x, vxx), _system_exponent(y, vyy)
+        x, y = np.ldexp(x, -ex), np.ldexp(y, -ey)
+        vxx, vyy, vxy = np.ldexp(vxx, -2 * ex), np.ldexp(vyy, -2 * ey), np.ldexp(vxy, -(ex + ey))
         ax = np.abs(x)
         qsx, qsy = qq * np.sqrt(vxx), qq * np.sqrt(vyy)
         bounded = qsx < ax  # Fieller's condition q^2 v_xx < x^2
@@ -274,14 +296,20 @@ def fieller(
         w = b + np.where(b >= 0, root, -root)
         d1 = w / np.where(bounded, a, 1.0)
         d2 = np.where(w != 0, -c / np.where(w != 0, w, 1.0), 0.0)
-        lower = r + np.minimum(d1, d2)
-        upper = r + np.maximum(d1, d2)
+        lower = np.ldexp(r + np.minimum(d1, d2), ey - ex)  # the ratio's power of two
+        upper = np.ldexp(r + np.maximum(d1, d2), ey - ex)
         bounded = bounded & np.isfinite(lower) & np.isfinite(upper)
         lower = np.where(bounded, lower, -np.inf)
         upper = np.where(bounded, upper, np.inf)
     if lower.ndim == 0:
         return float(lower), float(upper), bool(bounded)
     return lower, upper, bounded
+
+
+def _system_exponent(mean: np.ndarray, var: np.ndarray) -> np.ndarray:
+    """The ``e`` that brings ``max(|mean|, sqrt(var))`` into [1/2, 1) (0 for zeros and
+    for values that are not finite), element by element."""
+    return np.frexp(np.fmax(np.abs(mean), np.sqrt(var)))[1]
 
 
 def welch_df(rel_var_old: float, rel_var_new: float, n_old: int, n_new: int) -> float:
@@ -317,13 +345,75 @@ def welch_df(rel_var_old: float, rel_var_new: float, n_old: int, n_new: int) -> 
 
 
 def _pair_stats(old, new):
-    """Means and variances of the means of both systems, in units of one power of two,
-    and the degrees of freedom of the t quantile (see :func:`ratio_df`)."""
+    """Means and variances of the means of both systems, each in units of its own power
+    of two, the ratio's power of two (``e_new - e_old``) and the degrees of freedom of
+    the t quantile (see :func:`ratio_df`)."""
     yo, yn = _array(old), _array(new)
-    e = max(scale_exponent(yo), scale_exponent(yn))
-    mo, vo, _ = mean_and_variance(yo, e)
-    mn, vn, _ = mean_and_variance(yn, e)
-    return mo, vo, mn, vn, ratio_df(mo, vo, mn, vn, yo.shape[0], yn.shape[0])
+    mo, vo, eo = mean_and_variance(yo)
+    mn, vn, en = mean_and_variance(yn)
+    return mo, vo, mn, vn, en - eo, ratio_df(mo, vo, mn, vn, yo.shape[0], yn.shape[0])
+
+
+def _scaled_ratio(mean_old: float, mean_new: float, shift: int) -> float:
+    """``mean_new / mean_old * 2**shift`` as a float: exact scaling, ``inf`` or 0 when
+    the ratio is beyond the floats, ``inf`` or NaN when ``mean_old`` is 0."""
+    with np.errstate(all="ignore"):
+        return float(np.ldexp(np.float64(mean_new) / np.float64(mean_old), shift))
+
+
+def _log_ratio(mean_old: float, mean_new: float, shift: int) -> float:
+    r""":math:`\log` of :func:`_scaled_ratio` for positive means, also when the ratio
+    itself is beyond the floats (then from the logarithms of its parts)."""
+    r = _scaled_ratio(mean_old, mean_new, shift)
+    if _is_normal(r):
+        return math.log(r)
+    return math.log(mean_new) - math.log(mean_old) + shift * math.log(2.0)
+
+
+def _is_normal(x: float) -> bool:
+    """Whether ``|x|`` is a normal float: finite, and neither zero nor subnormal."""
+    return bool(_TINY <= abs(x) < math.inf)
+
+
+def check_ratio_range(mean_old: float, mean_new: float, shift: int,
+                      benchmark: str | None = None) -> float:
+    """The ratio ``mean_new / mean_old * 2**shift``, refused when it is beyond the floats.
+
+    Parameters
+    ----------
+    mean_old, mean_new : float
+        The two means, each in units of its own power of two.
+    shift : int
+        ``e_new - e_old``, the ratio's power of two.
+    benchmark : str, optional
+        Named in the message.
+
+    Returns
+    -------
+    float
+        The ratio (``inf`` or NaN when ``mean_old`` is zero: that is not a range
+        problem, and the intervals say so by being unbounded).
+
+    Raises
+    ------
+    EsizeError
+        Both means non-zero and their ratio not a normal float: the two systems are
+        some 600 orders of magnitude apart (results in units that do not match).
+    """
+    r = _scaled_ratio(mean_old, mean_new, shift)
+    if mean_old == 0 or mean_new == 0 or _is_normal(r):
+        return r
+    log10 = (math.log(abs(mean_new)) - math.log(abs(mean_old)) + shift * math.log(2.0)) / (
+        math.log(10.0))
+    where = "" if benchmark is None else f"benchmark {benchmark}: "
+    raise EsizeError(
+        f"{where}the ratio of means (about 10^{log10:.0f}) is beyond the floating-point "
+        "range; are the two results in the same unit?"
+    )
+
+
+#: The smallest positive normal float.
+_TINY = float(np.finfo(np.float64).tiny)
 
 
 def ratio_df(mean_old, var_old, mean_new, var_new, n_old: int, n_new: int) -> float:
@@ -369,12 +459,27 @@ def fieller_ci(old, new, *, alpha: float = 0.05, normal: bool = False) -> Interv
         is not significantly different from zero at level ``alpha``. Two constant
         systems (zero variances) give the point interval at their ratio.
         ``extra["df"]`` holds the degrees of freedom (None with ``normal``).
+
+    Raises
+    ------
+    EsizeError
+        The ratio of the means is beyond the range of floats
+        (:func:`check_ratio_range`); each system's mean and variance are computed on
+        its own scale, so that is the only magnitude that is refused.
     """
-    mo, vo, mn, vn, df = _pair_stats(old, new)
+    mo, vo, mn, vn, shift, df = _pair_stats(old, new)
     q = _df_quantile(alpha, df, normal)
-    lo, hi, ok = fieller(mo, vo, mn, vn, q)
-    return Interval(mn / mo, lo, hi, alpha, "fieller-normal" if normal else "fieller-t", ok,
+    lo, hi, ok = fieller(mo, vo, mn, vn, q)  # the ratio of the scaled means
+    lo, hi = _shifted(lo, shift), _shifted(hi, shift)
+    return Interval(check_ratio_range(mo, mn, shift), lo, hi, alpha,
+                    "fieller-normal" if normal else "fieller-t", ok,
                     extra={"df": None if normal else df})
+
+
+def _shifted(x: float, shift: int) -> float:
+    """``x * 2**shift`` (exact; ``inf`` or 0 beyond the floats)."""
+    with np.errstate(over="ignore", under="ignore"):
+        return float(np.ldexp(x, shift))
 
 
 def delta_ratio(mean_old, var_old, mean_new, var_new, q):
@@ -399,11 +504,16 @@ def delta_ratio(mean_old, var_old, mean_new, var_new, q):
 
 
 def delta_ci(old, new, *, alpha: float = 0.05, normal: bool = False) -> Interval:
-    """Delta-method confidence interval for the ratio new/old (a second parametric route)."""
-    mo, vo, mn, vn, df = _pair_stats(old, new)
+    """Delta-method confidence interval for the ratio new/old (a second parametric route).
+
+    Like :func:`fieller_ci`, it refuses (:class:`EsizeError`) only a ratio of means
+    that is beyond the range of floats.
+    """
+    mo, vo, mn, vn, shift, df = _pair_stats(old, new)
     q = _df_quantile(alpha, df, normal)
-    lo, hi = delta_ratio(mo, vo, mn, vn, q)
-    return Interval(mn / mo, float(lo), float(hi), alpha, "delta-normal" if normal else "delta-t",
+    lo, hi = delta_ratio(mo, vo, mn, vn, q)  # the ratio of the scaled means
+    return Interval(check_ratio_range(mo, mn, shift), _shifted(lo, shift), _shifted(hi, shift),
+                    alpha, "delta-normal" if normal else "delta-t",
                     extra={"df": None if normal else df})
 
 
@@ -551,12 +661,11 @@ def geometric_mean_ratio_parametric(pairs, *, alpha: float = 0.05, normal: bool 
     stats = np.empty((5, len(pairs)))
     for j, ((old, new), flip) in enumerate(zip(pairs, inv)):
         yo, yn = _array(old), _array(new)
-        e = max(scale_exponent(yo), scale_exponent(yn))
-        mo, vo, _ = mean_and_variance(yo, e)
-        mn, vn, _ = mean_and_variance(yn, e)
+        mo, vo, eo = mean_and_variance(yo)  # each system on its own scale
+        mn, vn, en = mean_and_variance(yn)
         if not (mo > 0 and mn > 0):
             raise EsizeError("the geometric mean needs positive ratios (positive measurements)")
-        log_ratio = math.log(mn / mo)
+        log_ratio = _log_ratio(mo, mn, en - eo)
         stats[:, j] = (-log_ratio if flip else log_ratio, vo / (mo * mo), vn / (mn * mn),
                        yo.shape[0] - 1, yn.shape[0] - 1)
     est, lo, hi, df = geometric_mean_limits(*stats, alpha=alpha, normal=normal)

@@ -504,5 +504,5 @@ def test_plot_bad_extension_and_unwritable(harness, tmp_path, capsys):
     d = tmp_path / "adir.png"
     d.mkdir()
     assert_one_line_error(
-        *cli(["summary", harness["jmh-old"], "--plot", d], capsys), file=d, words=["cannot write"]
+        *cli(["summary", harness["jmh-old"], "--plot", d], capsys), file=d, words=["is a directory"]
     )

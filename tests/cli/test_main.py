@@ -363,7 +363,7 @@ CRASH_INPUTS = {
     "a-directory.csv": (None, "is a directory"),
     "empty.csv": ("", "the file is empty"),
     "empty.json": ("", "the file is empty"),
-    "binary.csv": (bytes(range(256)) * 4, "not UTF-8"),
+    "binary.csv": (bytes(range(256)) * 4, "NUL byte"),
     "binary.json": (b"{" + bytes(range(128, 256)), "not UTF-8"),
     "bad.json.gz": (_GZIP_JUNK, "corrupt or truncated gzip"),
     "bad.csv.gz": (_GZIP_JUNK, "corrupt or truncated gzip"),

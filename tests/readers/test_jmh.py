@@ -67,8 +67,15 @@ def test_jmh_ragged_forks_error_and_truncate(tmp_path):
 
 def test_histogram_mean_and_its_errors():
     assert reader.histogram_mean([[1.0, 1], [4.0, 3]], "f", "b", "fork 1") == pytest.approx(3.25)
-    with pytest.raises(ez.InputError, match="negative count"):
+    with pytest.raises(ez.InputError, match="the count -1.0; counts are whole numbers"):
         reader.histogram_mean([[1.0, -1], [4.0, 3]], "f", "b", "fork 1")
+    with pytest.raises(ez.InputError, match="the count 0.5; counts are whole numbers"):
+        reader.histogram_mean([[1.0, 0.5], [4.0, 3]], "f", "b", "fork 1")
+    # a bin value is a measurement: checked as rawData's values are (the weighted mean
+    # of [-1 x 1, 4 x 3] would be a positive 2.75 and pass unnoticed)
+    for bad in (-1.0, 0.0):
+        with pytest.raises(ez.InputError, match=f"the value {bad!r}; times and rates must be"):
+            reader.histogram_mean([[bad, 1], [4.0, 3]], "f", "b", "fork 1")
     with pytest.raises(ez.InputError, match="holds no samples"):
         reader.histogram_mean([[1.0, 0]], "f", "b", "fork 1")
     with pytest.raises(ez.InputError, match=r"\[value, count\] pairs"):

@@ -70,7 +70,7 @@ def test_csv_blank_lines_bom_and_short_rows(tmp_path):
         (b"", "cannot read: the file is empty"),
         (b"a,b\n1,2,3\n", "cannot read: line 2 has 3 fields, expected at most 2 (the columns"),
         (b"a,a\n1,2\n", "cannot read: column 'a' appears twice"),
-        (b"\xff\xfe\x00\x81binary\xc3\x28,time\n", "cannot read: not UTF-8 text"),
+        (b"\xff\xfe\x00\x81binary\xc3\x28,time\n", "cannot read: line 1 holds a NUL byte"),
         (b"binary,execution,time\n", "no rows"),
     ],
 )

@@ -14,6 +14,7 @@ and ``esize --help`` load the parser alone.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 import warnings
 from collections.abc import Sequence
@@ -55,13 +56,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         ``--help`` and ``--version`` raise :class:`SystemExit` as argparse does.
     """
     args = build_parser().parse_args(argv)
+    try:
+        _check_outputs(args)
+    except OSError as exc:
+        print(f"esize: error: {_output_error(exc)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", EsizeWarning)
         try:
             result = _command(args.command)(args)
             # JSON only when asked for: text mode never serialises the result
             text = None
-            if args.json or args.output:
+            if args.json or args.output is not None:
                 from ._shared import dump_json
 
                 text = dump_json(result.to_json())
@@ -75,18 +81,54 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("esize: error: out of memory; use fewer --resamples or fewer benchmarks "
                   "at a time", file=sys.stderr)
             return EXIT_BAD_INPUT
-        if args.output:
-            from .._atomic import atomic_write_text
+        if args.output is not None:
+            from .._atomic import write_output
 
             try:
-                atomic_write_text(args.output, text + "\n")
+                write_output(args.output, (text + "\n").encode("utf-8"))
             except OSError as exc:
-                reason = _os_error(exc, with_name=False)
-                print(f"esize: error: {args.output}: cannot write: {reason}", file=sys.stderr)
+                print(f"esize: error: {_output_error(exc, args.output)}", file=sys.stderr)
                 return EXIT_BAD_INPUT
     _print_notes(caught)  # on success only: an error stays a single line
     print(text if args.json else result.render_text())
     return 0
+
+
+def _inputs(args) -> list[str]:
+    """The input files named on the command line."""
+    return [p for p in (getattr(args, n, None) for n in ("data", "old", "new")) if p]
+
+
+def _check_outputs(args) -> None:
+    """Refuse, before any work, an output (``-o``, ``--plot``) that is an input, the
+    other output, or something that is never written (see :func:`esize._atomic.check_output`)."""
+    from .._atomic import OutputError, check_output
+
+    outputs = [p for p in (args.output, getattr(args, "plot", None)) if p is not None]
+    for path in outputs:
+        check_output(path, _inputs(args))
+    if len(outputs) == 2 and outputs[0] and (
+        outputs[0] == outputs[1] or _same_file(*outputs)
+    ):
+        raise OutputError(outputs[0], "is named by both -o and --plot; name two files")
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _output_error(exc: OSError, path: str | None = None) -> str:
+    """``"FILE: cannot write: reason"`` of a failed or refused output, on one line
+    (``path`` names the output; by default the file the error names)."""
+    from .._atomic import OutputError
+
+    if isinstance(exc, OutputError):
+        return f"{exc.filename or '-o'}: {exc.reason}"
+    name = path if path is not None else exc.filename
+    return f"{name}: cannot write: {_os_error(exc, with_name=False)}"
 
 
 def _os_error(exc: OSError, *, with_name: bool = True) -> str:
@@ -109,8 +151,6 @@ def run() -> None:
     except BrokenPipeError:
         # the reader went away (`esize summary ... | head`): stop quietly, as a
         # program killed by SIGPIPE would, and keep Python from complaining at exit
-        import os
-
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         code = 141

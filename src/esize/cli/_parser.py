@@ -117,6 +117,16 @@ def warmup_arg(text: str) -> int | str:
         ) from None
 
 
+def size_arg(text: str) -> int:
+    """``--max-input-size``: bytes, or a number with K, M, G or T (powers of 1024)."""
+    from .._sizes import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def plot_arg(text: str) -> str:
     """``--plot``: a file name ending in ``.png``, ``.pdf`` or ``.svg``."""
     from ._plots import PLOT_SUFFIXES
@@ -163,6 +173,14 @@ def _add_input_options(p: argparse.ArgumentParser, *, plot: bool = False) -> Non
         help="drop the first K measurements of every lowest-level group (process, fork, "
         "execution); 'auto' finds where each group's steady state starts (changepoint "
         "detection) and keeps every group's last values after it",
+    )
+    g.add_argument(
+        "--max-input-size",
+        type=size_arg,
+        default=None,
+        metavar="SIZE",
+        help="refuse an input file larger than SIZE, also once decompressed (e.g. 500M, "
+        "16G; default: $ESIZE_MAX_INPUT_BYTES, else 4G)",
     )
     t = p.add_argument_group("tidy CSV/Parquet tables")
     t.add_argument(

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._atomic import atomic_write
+from .._atomic import write_output
 from .._decision import verdict
 from .._errors import EsizeError
 from ._names import abbreviate, wrap_name
@@ -580,4 +580,4 @@ def save_figure(fig, path: str | os.PathLike) -> None:
         raise EsizeError(f"{p}: plots are written as {', '.join(PLOT_SUFFIXES)}, not {suffix or 'no extension'}")
     buf = io.BytesIO()
     fig.savefig(buf, format=suffix[1:], dpi=PLOT_DPI)
-    atomic_write(p, buf.getvalue())
+    write_output(p, buf.getvalue())

@@ -70,7 +70,8 @@ def read_input(path: str, args) -> tuple[str, dict]:
         A tidy-table option given for a harness file, ``--gbench-time`` for a file
         of another harness, or any problem the reader finds.
     """
-    fmt = args.format or detect_format(path)
+    max_bytes = getattr(args, "max_input_size", None)
+    fmt = args.format or detect_format(path, max_bytes=max_bytes)
     if fmt != "tidy":
         for opt, attr in _TIDY_ONLY:
             if getattr(args, attr) not in (None, []):
@@ -95,6 +96,7 @@ def read_input(path: str, args) -> tuple[str, dict]:
         balance=args.balance,
         gbench_time=args.gbench_time or "real_time",
         only=args.benchmark,
+        max_bytes=max_bytes,
     )
     return fmt, benches
 
@@ -202,10 +204,13 @@ def dump_json(doc: dict) -> str:
 # -- figures and progress ----------------------------------------------------------------
 def save_plot(path: str, fig) -> None:
     """Write a figure atomically; a failure is an :class:`~esize.EsizeError`."""
+    from .._atomic import OutputError
     from ._plots import save_figure
 
     try:
         save_figure(fig, path)
+    except OutputError as exc:
+        raise EsizeError(f"{path}: {exc.reason}") from None
     except OSError as exc:
         raise EsizeError(f"{path}: cannot write: {exc.strerror or exc}") from None
 

@@ -39,7 +39,7 @@ from .._bootstrap import (
     pair_schemes,
     scheme_label,
 )
-from .._decision import describe, verdict
+from .._decision import describe, number_text, verdict
 from .._design import Design
 from .._errors import EsizeError, InputError
 from .._intervals import Interval, fieller_ci
@@ -415,30 +415,27 @@ class CompareResult:
         width = min(NAME_WIDTH, max(14, *(len(n) for n in names))) + 2
         units = [r.pair.unit.unit + ("" if r.pair.unit.lower_is_better else " ↑") for r in rows]
         uw = max(6, *(len(u) for u in units)) + 2
-        columns = (
-            Column("benchmark", width),
-            Column("unit", uw),
-            Column("ratio", 9, ">", ".4f"),
-            Column("lower", 9, ">", ".4f"),
-            Column("upper", 9, ">", ".4f"),
-            Column("verdict", 14, gap="  "),
-            Column("change"),
-        )
         cells = []
         for r, unit, short in zip(rows, units, names):
             iv = r.chosen
-            lo = num(iv.lower) if iv is not None else None
-            hi = num(iv.upper) if iv is not None else None
-            cells.append((
-                short, unit, r.pair.ratio,
-                "-inf" if lo is None else lo, "inf" if hi is None else hi,
-                r.verdict, r.description,
-            ))
+            lo, hi = (None, None) if iv is None else (iv.lower, iv.upper)
+            cells.append((short, unit, *_ratio_cells(r.pair.ratio, lo, hi), r.verdict,
+                          r.description))
         si = s.interval
         v = si.verdict_interval
-        lo, hi = num(v.lower), num(v.upper)
-        gm = ("geometric mean", "", si.geometric_mean, "-inf" if lo is None else lo,
-              "inf" if hi is None else hi, s.verdict, s.description)
+        gm = ("geometric mean", "", *_ratio_cells(si.geometric_mean, v.lower, v.upper),
+              s.verdict, s.description)
+        # numbers are 9 wide unless one needs an exponent (a ratio far from 1)
+        nw = max(9, *(len(c[k]) + 1 for c in (*cells, gm) for k in (2, 3, 4)))
+        columns = (
+            Column("benchmark", width),
+            Column("unit", uw),
+            Column("ratio", nw, ">"),
+            Column("lower", nw, ">"),
+            Column("upper", nw, ">"),
+            Column("verdict", 14, gap="  "),
+            Column("change"),
+        )
         scheme = s.scheme if isinstance(s.scheme, str) else "/".join(s.scheme)
         pad = " " * width
         lines = [
@@ -452,7 +449,7 @@ class CompareResult:
             "",
             *format_table(columns, [gm], header=False),
             f"{pad}bootstrap {scheme} within each benchmark ({si.resamples} resamples, "
-            f"seed {s.seed}): [{si.lower:.4f}, {si.upper:.4f}]",
+            f"seed {s.seed}): [{number_text(si.lower)}, {number_text(si.upper)}]",
             *self._parametric_lines(pad),
         ]
         lines += self._caveat_lines()
@@ -482,7 +479,7 @@ class CompareResult:
         quantile = "normal" if p.method.endswith("normal") else "t"
         df = p.extra.get("df")
         dof = f", {df:.1f} degrees of freedom" if df is not None else ""
-        limits = f"[{p.lower:.4f}, {p.upper:.4f}]" if p.bounded else (
+        limits = f"[{number_text(p.lower)}, {number_text(p.upper)}]" if p.bounded else (
             "unbounded: a system has a single top-level unit")
         rests = {
             "bootstrap": "the bootstrap interval (it holds the other)",
@@ -518,6 +515,14 @@ class CompareResult:
             suite=suite,
         )
         save_plot(path, fig)
+
+
+def _ratio_cells(ratio: float, lower: float | None, upper: float | None) -> tuple[str, str, str]:
+    """A ratio and its limits as table cells (:func:`esize._decision.number_text`);
+    an infinite or missing limit is ``-inf`` or ``inf``."""
+    lo, hi = num(lower) if lower is not None else None, num(upper) if upper is not None else None
+    return (number_text(ratio), "-inf" if lo is None else number_text(lo),
+            "inf" if hi is None else number_text(hi))
 
 
 # -- the computation ---------------------------------------------------------------------

@@ -117,7 +117,7 @@ class SummaryRow:
             f"({size} measurements)",
             f"mean        {ci.estimate:.6g}",
             f"{conf} CI  [{ci.lower:.6g}, {ci.upper:.6g}]  ({ci.method}, "
-            f"+-{_percent_text(100 * ci.half_width / ci.estimate)} % of the mean)",
+            f"+-{_percent_text(100 * _relative_half_width(ci))} % of the mean)",
             "",
         ]
         rows = [
@@ -256,3 +256,10 @@ def cmd_summary(args) -> SummaryResult:
             fig = summary_figure([r.plot_row() for r in result.rows])
         save_plot(args.plot, fig)
     return result
+
+
+def _relative_half_width(ci) -> float:
+    """Half-width over the mean, from the interval's own scale where it says it (a limit
+    beyond the largest double does not make the relative width infinite)."""
+    rel = ci.extra.get("relative_half_width") if ci.extra else None
+    return rel if rel is not None else ci.half_width / ci.estimate

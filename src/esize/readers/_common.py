@@ -11,6 +11,7 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import os
 import stat
 import warnings
 import zlib
@@ -23,6 +24,7 @@ import numpy as np
 
 from .._design import Design
 from .._errors import DesignError, EsizeError, EsizeWarning, InputError
+from .._sizes import parse_size, size_text
 from .units import UnitInfo
 
 __all__ = [
@@ -37,11 +39,19 @@ __all__ = [
     "number",
     "numbers",
     "check_file",
+    "DEFAULT_MAX_INPUT_BYTES",
+    "MAX_INPUT_ENV",
+    "parse_size",
+    "max_input_bytes",
+    "size_text",
+    "too_big",
     "os_reason",
     "is_gzip",
     "open_text",
     "read_bytes",
     "parse_json",
+    "gunzip",
+    "nul_problem",
     "check_balance_mode",
     "size_histogram",
     "truncation_note",
@@ -183,16 +193,64 @@ def os_reason(exc: OSError) -> str:
     return text[:1].lower() + text[1:]
 
 
-def check_file(p: Path) -> None:
-    """InputError unless ``p`` is an existing file that can be looked at."""
+#: Largest input file read by default (bytes): 4 GiB. ``ESIZE_MAX_INPUT_BYTES`` or the
+#: command line's ``--max-input-size`` sets another limit.
+DEFAULT_MAX_INPUT_BYTES = 4 << 30
+MAX_INPUT_ENV = "ESIZE_MAX_INPUT_BYTES"
+def max_input_bytes(limit: int | None = None) -> int:
+    """The size limit of input files: ``limit`` if given, else ``ESIZE_MAX_INPUT_BYTES``
+    from the environment, else :data:`DEFAULT_MAX_INPUT_BYTES`.
+
+    Raises
+    ------
+    EsizeError
+        The environment variable is not a size.
+    """
+    if limit is not None:
+        return int(limit)
+    text = os.environ.get(MAX_INPUT_ENV)
+    if not text:
+        return DEFAULT_MAX_INPUT_BYTES
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise EsizeError(f"{MAX_INPUT_ENV}: {exc}") from None
+
+
+def too_big(p, size: float, limit: int, *, decompressed: bool = False) -> InputError:
+    """The error of a file over the size limit (``size`` bytes, or once decompressed)."""
+    what = (f"decompresses to more than {size_text(limit)}, the input size limit" if decompressed
+            else f"is {size_text(size)}, more than the input size limit of {size_text(limit)}")
+    return InputError(p, f"{what}; raise the limit with --max-input-size or {MAX_INPUT_ENV} "
+                      "if the file is right")
+
+
+def check_file(p: Path, max_bytes: int | None = None) -> None:
+    """InputError unless ``p`` is an existing regular file (also through links) of at
+    most :func:`max_input_bytes` bytes.
+
+    A FIFO, a device (``/dev/zero``), a socket or a directory is refused at once,
+    before it is opened: reading one could wait for ever or never end.
+    """
     try:
         st = p.stat()
     except (FileNotFoundError, NotADirectoryError):
         raise InputError(p, "no such file") from None
     except OSError as exc:  # a name too long, a symlink loop, no permission ...
         raise InputError(p, f"cannot read: {os_reason(exc)}") from None
-    if stat.S_ISDIR(st.st_mode):
+    mode = st.st_mode
+    if stat.S_ISDIR(mode):
         raise InputError(p, "is a directory, not a file")
+    if not stat.S_ISREG(mode):
+        kind = ("a FIFO (named pipe)" if stat.S_ISFIFO(mode) else
+                "a character device" if stat.S_ISCHR(mode) else
+                "a block device" if stat.S_ISBLK(mode) else
+                "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+        raise InputError(p, f"is {kind}; only regular files are read (save the results "
+                         "to a file first)")
+    limit = max_input_bytes(max_bytes)
+    if st.st_size > limit:
+        raise too_big(p, st.st_size, limit)
 
 
 def is_gzip(p: Path) -> bool:
@@ -209,21 +267,57 @@ def open_text(p: Path):
     return open(p, encoding="utf-8-sig")
 
 
-def parse_json(raw: bytes, p: Path):
+def gunzip(raw: bytes, p, limit: int) -> bytes:
+    """The gzip data ``raw`` of file ``p`` decompressed, at most ``limit`` bytes of it
+    (a small file that unpacks to gigabytes is refused, not unpacked)."""
+    out, size = [], 0
+    try:
+        while raw:
+            d = zlib.decompressobj(16 + zlib.MAX_WBITS)  # one gzip member
+            while True:
+                chunk = d.decompress(raw, 1 << 24)
+                out.append(chunk)
+                size += len(chunk)
+                if size > limit:
+                    raise too_big(p, size, limit, decompressed=True)
+                raw = d.unconsumed_tail
+                if d.eof or not raw:
+                    break
+            if not d.eof:
+                raise EOFError("compressed file ended before the end-of-stream marker")
+            raw = d.unused_data.lstrip(b"\x00")  # members may follow, and zero padding
+    except (OSError, EOFError, zlib.error) as exc:
+        detail = " ".join(str(exc).split())
+        raise InputError(p, f"cannot read: corrupt or truncated gzip data ({detail})") from None
+    return b"".join(out)
+
+
+def nul_problem(raw: bytes, at: int, what: str, line: int = 1) -> str:
+    """What to say of a NUL byte at offset ``at`` of ``raw``: the text of a file, or
+    (``line`` > 1) a later part of it starting on that line. A file that starts like
+    UTF-16 text is named as such."""
+    head = raw[2:6] if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else raw[:4]
+    pairs = (head[0::2], head[1::2])  # ASCII in UTF-16: every other byte is zero
+    if line == 1 and len(head) == 4 and sorted(p == b"\x00\x00" for p in pairs) == [
+            False, True] and b"\x00" not in pairs[pairs[0] == b"\x00\x00"]:
+        return f"the file is UTF-16 text; save it as UTF-8 {what}"
+    line += raw.count(b"\n", 0, at)
+    return f"line {line} holds a NUL byte (binary data, not {what} text)"
+
+
+def parse_json(raw: bytes, p: Path, max_bytes: int | None = None):
     """The JSON document held by ``raw``, the bytes of file ``p`` (gzip or not).
 
     A UTF-8 byte-order mark is accepted, as it is in a CSV file. Every failure is an
-    :class:`~esize.InputError` naming the file: corrupt gzip data, text that is not
-    UTF-8, an empty file, invalid JSON, or nesting too deep to parse.
+    :class:`~esize.InputError` naming the file: corrupt gzip data, data that
+    decompresses beyond :func:`max_input_bytes`, text that is not UTF-8, a NUL
+    byte, an empty file, invalid JSON, or nesting too deep to parse.
     """
     if raw[:2] == b"\x1f\x8b":
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError, zlib.error) as exc:
-            detail = " ".join(str(exc).split())
-            raise InputError(
-                p, f"cannot read: corrupt or truncated gzip data ({detail})"
-            ) from None
+        raw = gunzip(raw, p, max_input_bytes(max_bytes))
+    nul = raw.find(b"\x00")
+    if nul >= 0:
+        raise InputError(p, f"cannot read: {nul_problem(raw, nul, 'JSON')}")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -389,13 +483,21 @@ def design_from_ragged(
 
 
 # -- after balancing ----------------------------------------------------------------------
+#: Largest ratio of the largest to the smallest value of one benchmark's system: beyond
+#: it (about 1e307) the smallest value is no longer a normal double once the values
+#: are brought to the largest one's scale, so no mean or variance of them can be
+#: computed in full precision.
+MAX_SPAN = 2.0**1020
+
+
 def subnormal_problem(values: np.ndarray) -> tuple[int, str] | None:
-    """The first value below the smallest normal double, and what to do; or None.
+    """The first value too small to compute with, and what to do; or None.
 
     ``values`` are positive and finite. A value below about 2.2e-308 is stored with
     fewer significant digits than the others (1e-320 keeps about three): it lost
     precision when it was read, and computing with it would give numbers that look
-    exact but are not. Another unit cures it.
+    exact but are not. Another unit cures it. So does nothing cure values spanning
+    more than :data:`MAX_SPAN` (307 orders of magnitude): one of them is wrong.
 
     Returns
     -------
@@ -403,14 +505,22 @@ def subnormal_problem(values: np.ndarray) -> tuple[int, str] | None:
         Flat index of the first such value and the message.
     """
     tiny = np.finfo(np.float64).tiny
-    small = np.flatnonzero(values.ravel() < tiny)
-    if not small.size:
-        return None
-    return int(small[0]), (
-        f"{small.size} value(s) below {tiny:.3g}, the smallest normal double, which "
-        "cannot be computed with in full precision; record the values in a smaller "
-        "unit (larger numbers)"
-    )
+    flat = values.ravel()
+    small = np.flatnonzero(flat < tiny)
+    if small.size:
+        return int(small[0]), (
+            f"{small.size} value(s) below {tiny:.3g}, the smallest normal double, which "
+            "cannot be computed with in full precision; record the values in a smaller "
+            "unit (larger numbers)"
+        )
+    if flat.size and flat.max() / flat.min() > MAX_SPAN:
+        k = int(np.argmin(flat))
+        return k, (
+            f"the values span more than 307 orders of magnitude (from {flat.min():.3g} to "
+            f"{flat.max():.3g}), beyond what a double can hold side by side; a value in the "
+            "wrong unit, or a corrupt one"
+        )
+    return None
 
 
 def check_positive(design: Design, source, benchmark, value_name: str = "value") -> None:

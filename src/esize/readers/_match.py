@@ -9,9 +9,12 @@ both systems measured with the same repetition counts).
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from .._design import Design
 from .._errors import EsizeWarning, InputError
@@ -116,6 +119,17 @@ def match_benchmarks(
     return Matching([(n, n, old[n], new[n]) for n in common], only_old, only_new)
 
 
+def _converted(values: np.ndarray, factor: float, what: str, source: str) -> np.ndarray:
+    """``values * factor``, refused when a value leaves the range of normal floats
+    (overflows, or a normal value becomes zero or a subnormal, losing its digits)."""
+    with np.errstate(over="ignore", under="ignore"):
+        out = values * factor
+    tiny = np.finfo(np.float64).tiny
+    if not np.all(np.isfinite(out) & ((np.abs(out) >= tiny) | (np.abs(values) < tiny))):
+        raise InputError(source, f"{what} are beyond the floating-point range")
+    return out
+
+
 def align_pair(
     bo: Benchmark,
     bn: Benchmark,
@@ -150,7 +164,10 @@ def align_pair(
     ------
     InputError
         Opposite directions (a rate against a time), units that do not convert,
-        or a system with fewer than two top-level units.
+        values that leave the range of floats when converted, a system with fewer
+        than two top-level units, or a ratio of the means that is beyond the range
+        of floats (each mean is computed on its own scale, so that is the only
+        magnitude refused).
 
     Warns
     -----
@@ -174,7 +191,9 @@ def align_pair(
                 f"{prefix(new_name)}unit {un.unit!r} cannot be converted to {uo.unit!r} "
                 f"of {old_source}",
             )
-        new = Design(new.data * factor, new.levels)
+        new = Design(_converted(new.data, factor, f"{prefix(new_name)}values in {un.unit} "
+                                f"converted to {uo.unit} of {old_source}", new_source),
+                     new.levels)
         warnings.warn(
             f"{new_source}: {prefix(new_name)}values converted from {un.unit} to {uo.unit}",
             EsizeWarning,
@@ -190,4 +209,19 @@ def align_pair(
                 f"{prefix(label)}level {design.levels[0]!r} has {design.shape[0]} unit(s); "
                 "at least 2 needed",
             )
+    _check_ratio(old, new, new_name, old_source, new_source)
     return old, new
+
+
+def _check_ratio(old: Design, new: Design, new_name, old_source: str, new_source: str) -> None:
+    """Refuse two designs whose ratio of means is not a normal float (results some 600
+    orders of magnitude apart): every interval is relative to it."""
+    mo, mn = abs(old.mean), abs(new.mean)  # floats at any magnitude (Design.mean)
+    if mo == 0.0 or mn == 0.0 or np.finfo(np.float64).tiny <= mn / mo < math.inf:
+        return
+    raise InputError(
+        new_source,
+        f"{prefix(new_name)}the ratio of its mean to that of {old_source} (about "
+        f"10^{math.log10(mn) - math.log10(mo):.0f}) is beyond the floating-point range; are "
+        "the two results in the same unit?",
+    )

@@ -5,10 +5,11 @@ from __future__ import annotations
 import hashlib
 import os
 import zlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
-from .._errors import InputError
+from .._errors import EsizeError, InputError
 from . import gbench, hyperfine, jmh, pyperf, tidy
 from ._common import (
     Benchmark,
@@ -21,6 +22,7 @@ from ._common import (
     open_text,
     parse_json,
     read_bytes,
+    size_text,
     with_names,
 )
 
@@ -66,18 +68,50 @@ def _sniff(doc) -> str | None:
     return next((m.FORMAT for m in _HARNESSES if m.sniff(doc)), None)
 
 
-def _parse_once(p: Path):
+def _parse_once(p: Path, max_bytes: int | None = None):
     """The JSON document of ``p``; parsed again only when its bytes changed."""
     raw = read_bytes(p)
     key = (str(p.resolve()), hashlib.blake2b(raw, digest_size=16).digest())
     if key not in _last:
-        doc = parse_json(raw, p)
+        doc = parse_json(raw, p, max_bytes)
         _last.clear()
         _last[key] = doc
     return _last[key]
 
 
-def load(path: str | os.PathLike) -> tuple[str, object]:
+@contextmanager
+def reading(path) -> Iterator[None]:
+    """The one boundary of every reader: whatever reading ``path`` raises leaves it as
+    an :class:`~esize.EsizeError` naming the file, never as a traceback.
+
+    Running out of memory says the file is too big for this machine (not the
+    bootstrap's advice); any other unforeseen exception is named with its type, so
+    that it can be reported and given its own message.
+    """
+    try:
+        yield
+    except EsizeError:
+        raise
+    except MemoryError:
+        try:
+            size = f" ({size_text(os.stat(path).st_size)})"
+        except (OSError, ValueError):
+            size = ""
+        raise InputError(
+            path, f"too big to read into the memory of this machine{size}; split it, or "
+            "keep only the benchmarks wanted (--benchmark, --where)") from None
+    except RecursionError:
+        raise InputError(path, "cannot read: nested too deeply") from None
+    except (KeyboardInterrupt, SystemExit, GeneratorExit):
+        raise
+    except Exception as exc:  # noqa: BLE001 - the boundary: nothing escapes as a traceback
+        detail = " ".join(str(exc).split())[:200]
+        raise InputError(
+            path, f"cannot read: unexpected content ({type(exc).__name__}"
+            f"{': ' + detail if detail else ''}); please report this file") from None
+
+
+def load(path: str | os.PathLike, *, max_bytes: int | None = None) -> tuple[str, object]:
     """The format of a result file and its parsed JSON document (None for a table).
 
     The document of the last file loaded is kept with a digest of the file's bytes,
@@ -90,11 +124,12 @@ def load(path: str | os.PathLike) -> tuple[str, object]:
         The file is missing or unreadable, or is JSON of no known harness.
     """
     p = Path(path)
-    check_file(p)
-    if not _looks_like_json(p):
-        return "tidy", None
-    doc = _parse_once(p)
-    fmt = _sniff(doc)
+    with reading(path):
+        check_file(p, max_bytes)
+        if not _looks_like_json(p):
+            return "tidy", None
+        doc = _parse_once(p, max_bytes)
+        fmt = _sniff(doc)
     if fmt is None:
         raise InputError(
             p,
@@ -104,7 +139,7 @@ def load(path: str | os.PathLike) -> tuple[str, object]:
     return fmt, doc
 
 
-def detect_format(path: str | os.PathLike) -> str:
+def detect_format(path: str | os.PathLike, *, max_bytes: int | None = None) -> str:
     """Guess the format of a result file: ``tidy`` or the harness that wrote it.
 
     Files named ``*.csv``, ``*.tsv``, ``*.txt`` or ``*.parquet`` (and compressed
@@ -115,9 +150,10 @@ def detect_format(path: str | os.PathLike) -> str:
     Raises
     ------
     InputError
-        The file is missing, or is JSON of no known harness.
+        The file is missing, not a regular file, larger than ``max_bytes`` (default:
+        :func:`~esize.readers._common.max_input_bytes`), or JSON of no known harness.
     """
-    return load(path)[0]
+    return load(path, max_bytes=max_bytes)[0]
 
 
 def read_benchmarks(
@@ -132,6 +168,7 @@ def read_benchmarks(
     balance: str | None = None,
     gbench_time: str = "real_time",
     only: Iterable[str] = (),
+    max_bytes: int | None = None,
 ) -> dict[str | None, Benchmark]:
     """Read every benchmark of a result file.
 
@@ -163,6 +200,9 @@ def read_benchmarks(
         Read only these benchmarks (names absent from the file are left for the
         caller to report); nothing else is checked, so that a problem of a benchmark
         left out is not reported.
+    max_bytes : int, optional
+        Refuse a file larger than this (also once decompressed); default
+        ``ESIZE_MAX_INPUT_BYTES`` from the environment, else 4 GiB.
 
     Returns
     -------
@@ -172,7 +212,9 @@ def read_benchmarks(
     Raises
     ------
     InputError
-        Any problem with the file, naming it and the benchmark concerned.
+        Any problem with the file, naming it and the benchmark concerned: whatever
+        reading the file raises becomes one (:func:`reading`), so that no file can
+        end in a traceback.
 
     Warns
     -----
@@ -180,11 +222,20 @@ def read_benchmarks(
         For everything dropped or skipped on the way (``balance="truncate"``, Google
         Benchmark entries the harness reports as failed).
     """
+    with reading(path):
+        return _read_benchmarks(path, fmt, levels=levels, value=value, where=where,
+                                warmup=warmup, benchmark_column=benchmark_column,
+                                balance=balance, gbench_time=gbench_time, only=only,
+                                max_bytes=max_bytes)
+
+
+def _read_benchmarks(path, fmt, *, levels, value, where, warmup, benchmark_column,
+                     balance, gbench_time, only, max_bytes) -> dict:
     p = Path(path)
     source = str(path)
     doc = None
     if fmt is None:
-        fmt, doc = load(p)
+        fmt, doc = load(p, max_bytes=max_bytes)
     elif fmt not in FORMATS:
         raise InputError(source, f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
     check_balance_mode(balance, source)
@@ -198,10 +249,11 @@ def read_benchmarks(
             benchmark_column=benchmark_column,
             balance=balance,
             only=only,
+            max_bytes=max_bytes,
         )
     if doc is None:
-        check_file(p)
-        doc = _parse_once(p)
+        check_file(p, max_bytes)
+        doc = _parse_once(p, max_bytes)
     module = _MODULES[fmt]
     opts = {"gbench_time": gbench_time} if fmt == "gbench" else {}
     read: dict = {}

@@ -44,9 +44,14 @@ def histogram_mean(hist, source, name, where) -> float:
             source,
             f"{prefix(name)}{where}: histogram entries must be [value, count] pairs",
         )
-        v = number(pair[0], source, name, where)
-        c = number(pair[1], source, name, where)
-        need(c >= 0, source, f"{prefix(name)}{where}: negative count in the histogram")
+        v = number(pair[0], source, name, f"{where}, histogram value")
+        c = number(pair[1], source, name, f"{where}, histogram count")
+        # the same check as every measurement (rawData's included): positive values
+        need(v > 0, source, f"{prefix(name)}{where}: the histogram holds the value {v!r}; "
+             "times and rates must be positive")
+        need(c >= 0 and c == int(c), source,
+             f"{prefix(name)}{where}: the histogram holds the count {c!r}; counts are whole "
+             "numbers >= 0")
         total += v * c
         weight += c
     need(weight > 0, source, f"{prefix(name)}{where}: the histogram holds no samples")

@@ -22,6 +22,7 @@ import bz2
 import csv
 import datetime as dt
 import gzip
+import io
 import itertools
 import lzma
 import os
@@ -41,10 +42,13 @@ from ._common import (
     drop_single_top,
     drop_warmup,
     keep_replicated,
+    max_input_bytes,
+    nul_problem,
     os_reason,
     prefix,
     size_histogram,
     subnormal_problem,
+    too_big,
     truncation_note,
     with_names,
 )
@@ -112,13 +116,13 @@ def read_table(path: str | os.PathLike) -> Table:
     return _load(Path(path))[0]
 
 
-def _load(p: Path) -> tuple[Table, Callable[[int], str]]:
+def _load(p: Path, max_bytes: int | None = None) -> tuple[Table, Callable[[int], str]]:
     """The table of file ``p`` and how to name its data row ``k`` (0-based) in a
     message: its line for a CSV file, its number for Parquet."""
-    check_file(p)
+    check_file(p, max_bytes)
     if p.suffix.lower() in PARQUET_SUFFIXES:
         return _read_parquet(p), lambda k: f"row {k + 1}"
-    table, delimiter = _read_csv(p)
+    table, delimiter = _read_csv(p, max_bytes)
     return table, _CsvLines(p, delimiter)
 
 
@@ -144,29 +148,61 @@ def _delimiter(p: Path, header_line: str) -> str:
     return ","
 
 
-def _csv_rows(p: Path, consume: Callable) -> tuple[object, str]:
-    """Open ``p`` as CSV text and return ``consume(reader), delimiter``.
+#: Bytes read at a time while a CSV file is loaded and checked.
+_CHUNK = 1 << 22
 
-    Failures of the file itself (unreadable, corrupt compression, not UTF-8) become
-    :class:`~esize.InputError`; :class:`csv.Error` is left to the caller.
+
+def _csv_text(p: Path, max_bytes: int | None = None) -> str:
+    """The text of CSV file ``p``, decompressed, checked and decoded.
+
+    Read in chunks, so that a file with a NUL byte (binary data, a sparse file) or
+    one that decompresses beyond the size limit is refused as soon as that shows,
+    not after it has filled the memory.
     """
     opener, kind = _compression(p)
+    limit = max_input_bytes(max_bytes)
+    chunks, size, lines = [], 0, 1
     try:
-        with opener(p, "rt", encoding="utf-8-sig", newline="") as fh:
-            first = fh.readline()
-            delimiter = _delimiter(p, first)
-            reader = csv.reader(itertools.chain([first], fh), delimiter=delimiter, strict=True)
-            return consume(reader), delimiter
-    except UnicodeDecodeError:
-        raise InputError(p, "cannot read: not UTF-8 text") from None
+        with opener(p, "rb") as fh:
+            while chunk := fh.read(_CHUNK):
+                size += len(chunk)
+                if size > limit:
+                    raise too_big(p, size, limit, decompressed=True)
+                nul = chunk.find(b"\x00")
+                if nul >= 0:
+                    raise InputError(p, f"cannot read: {nul_problem(chunk, nul, 'CSV', lines)}")
+                lines += chunk.count(b"\n")
+                chunks.append(chunk)
     except (OSError, EOFError, zlib.error, lzma.LZMAError) as exc:
         if kind:
             detail = " ".join(str(exc).split())
             raise InputError(p, f"cannot read: corrupt or truncated {kind} data ({detail})") from None
         raise InputError(p, f"cannot read: {os_reason(exc)}") from None
+    raw = b"".join(chunks)
+    del chunks
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise InputError(p, f"cannot read: not UTF-8 text (line {line}, byte "
+                         f"{exc.start + 1} of the file)") from None
 
 
-def _read_csv(p: Path) -> tuple[Table, str]:
+def _csv_rows(p: Path, consume: Callable, max_bytes: int | None = None) -> tuple[object, str]:
+    """Read ``p`` as CSV text and return ``consume(reader), delimiter``.
+
+    Failures of the file itself (unreadable, corrupt compression, not UTF-8, a NUL
+    byte, too big) become :class:`~esize.InputError`; :class:`csv.Error` is left to
+    the caller.
+    """
+    text = _csv_text(p, max_bytes)
+    end = text.find("\n")
+    delimiter = _delimiter(p, text if end < 0 else text[:end])
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    return consume(reader), delimiter
+
+
+def _read_csv(p: Path, max_bytes: int | None = None) -> tuple[Table, str]:
     """The columns of a CSV file (cells as text) and its delimiter."""
     state = {}
 
@@ -175,7 +211,7 @@ def _read_csv(p: Path) -> tuple[Table, str]:
         return [r for r in reader if r and r != [""]]  # blank lines are skipped
 
     try:
-        rows, delimiter = _csv_rows(p, consume)
+        rows, delimiter = _csv_rows(p, consume, max_bytes)
     except csv.Error as exc:
         reader = state["reader"]
         problem = _csv_problem(p, exc, reader.line_num, reader.dialect.delimiter)
@@ -228,9 +264,8 @@ def _record_starts(p: Path, delimiter: str) -> tuple[list[int], int | None]:
 
 def _line_text(p: Path, n: int) -> str:
     """Line ``n`` (1-based) of a text file, for a message."""
-    opener, _ = _compression(p)
-    with opener(p, "rt", encoding="utf-8-sig", newline="", errors="replace") as fh:
-        return next(itertools.islice(fh, n - 1, None), "")
+    lines = io.StringIO(_csv_text(p), newline="")
+    return next(itertools.islice(lines, n - 1, None), "")
 
 
 class _CsvLines:
@@ -280,20 +315,53 @@ def _read_parquet(p: Path) -> Table:
         ) from None
     _compression(p)  # an unreadable file is said so, not blamed on its format
     try:
+        names = pq.read_schema(p).names
+        dup = next((c for k, c in enumerate(names) if c in names[:k]), None)
+        if dup is not None:
+            raise InputError(p, f"cannot read: column {dup!r} appears twice")
         table = pq.read_table(p)
+        columns = {name: table.column(name) for name in table.column_names}
+    except InputError:
+        raise
+    except UnicodeDecodeError:
+        raise InputError(
+            p, "cannot read: a column name is not UTF-8 text (a damaged Parquet file)"
+        ) from None
     except Exception as exc:  # pyarrow raises several types for malformed files
         msg = " ".join(str(exc).split()) or type(exc).__name__
         msg = re.sub(r"^Could not open Parquet input source '.*?':\s*", "", msg)
         msg = msg.replace(str(p), "the file")
         raise InputError(p, f"cannot read: not a valid Parquet file ({msg})") from None
-    return {name: _arrow_column(table.column(name)) for name in table.column_names}
+    return {name: _arrow_column(column) for name, column in columns.items()}
+
+
+class _Nested(np.ndarray):
+    """A Parquet column of nested values (struct, list, map): neither labels nor
+    numbers. It is refused when it is used, by the name of its type."""
+
+    arrow_type: str = "nested"
 
 
 def _arrow_column(column) -> np.ndarray:
+    import pyarrow.types as pat
+
+    if pat.is_nested(column.type):
+        out = np.empty(len(column), dtype=object).view(_Nested)
+        out.arrow_type = str(column.type)
+        return out
     try:
         return np.asarray(column.to_numpy()).reshape(-1)
-    except Exception:  # nested or dictionary types: go through Python objects
+    except Exception:  # dictionary and other types: go through Python objects
         return np.array(column.to_pylist(), dtype=object)
+
+
+def _check_flat(table: Mapping, columns, source) -> None:
+    """InputError when a column used as labels or values holds nested values."""
+    for c in columns:
+        if c is not None and isinstance(table.get(c), _Nested):
+            raise InputError(
+                source, f"column {c!r} holds nested values ({table[c].arrow_type}), not "
+                "labels or numbers; store one plain value per cell")
 
 
 # -- selecting rows ----------------------------------------------------------------------
@@ -377,14 +445,56 @@ def _is_date(text: str) -> bool:
     return bool(_DAY_FIRST.fullmatch(t.split()[0]))
 
 
+#: A number as written in a table: optional sign, decimal digits with an optional
+#: point, an optional exponent; ASCII only (no ``1_000``, no other scripts' digits);
+#: spaces around it are allowed. NaN and infinity are spelled so that they can be
+#: named as such.
+_PLAIN = re.compile(
+    r"\s*[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|nan|inf|infinity)\s*",
+    re.ASCII | re.IGNORECASE,
+)
+#: The characters such numbers are made of (a first, vectorised check).
+_PLAIN_CHARS = np.zeros(128, dtype=bool)
+_PLAIN_CHARS[[ord(c) for c in "0123456789.eE+- \t\r\nnNaAiIfFtTyY"]] = True
+_PLAIN_CHARS[0] = True  # numpy pads shorter strings with NUL code points
+
+
 def _to_float(x) -> float | None:
-    """A cell as a float, or None when it is not a number (booleans are not)."""
+    """A cell as a float, or None when it is not a number (booleans are not; text must
+    be a plain decimal or scientific number, :data:`_PLAIN`)."""
     if isinstance(x, (bool, np.bool_)) or x is None:
         return None
+    if isinstance(x, (str, bytes)):
+        text = x.decode("utf-8", "replace") if isinstance(x, bytes) else x
+        if not _PLAIN.fullmatch(text):
+            return None
+        return float(text)
     try:
         return float(x)
     except (TypeError, ValueError, OverflowError):
         return None
+
+
+def _to_float_loose(text: str) -> float | None:
+    """What Python's ``float`` makes of a text (it accepts ``1_000`` and any script's
+    digits), or None."""
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def _odd_text(col: np.ndarray) -> np.ndarray:
+    """Rows of a text column holding a character no plain number has (``_``, a digit
+    of another script, a letter), found without a Python loop over the rows."""
+    if col.dtype.kind == "S":
+        codes = np.frombuffer(col.tobytes(), np.uint8).reshape(len(col), -1)
+    else:
+        codes = col.view(np.uint32).reshape(len(col), -1)
+    if codes.shape[1] == 0:
+        return np.zeros(len(col), dtype=bool)
+    ok = (codes < 128) & _PLAIN_CHARS[np.minimum(codes, 127)]
+    return ~ok.all(axis=1)
 
 
 def _cell(column: np.ndarray, k: int) -> str:
@@ -419,6 +529,8 @@ def _measurements(column, rows: np.ndarray, value: str, source, name, row_name) 
     try:
         if kind not in "iufUS":  # Python objects: a True is not a 1
             raise TypeError
+        if kind in "US" and _odd_text(col).any():  # 1_000, digits of other scripts
+            raise ValueError
         vals = col.astype(np.float64)
     except (TypeError, ValueError, OverflowError):  # some cell is not a number: which
         conv = np.frompyfunc(_to_float, 1, 1)(col)
@@ -454,6 +566,9 @@ def _bad_cell(col, vals, unparsed, bad, rows, row_name) -> str:
     if unparsed is not None and unparsed[k]:
         if isinstance(x, str) and _is_date(x) or isinstance(x, (dt.date, dt.time)):
             return f" holds dates or times, not measurements: {where} holds {text!r}{more}"
+        if isinstance(x, str) and _to_float_loose(x) is not None:  # 1_000, ١٢٣
+            return (f" has a value that is not a plain decimal number (ASCII digits, a point, "
+                    f"an exponent): {where} holds {text!r}{more}")
         return f" has a non-numeric value: {where} holds {text!r}{more}"
     if np.isnan(vals[k]):
         what = "NaN (not-a-number)" if isinstance(x, str) else "missing or NaN"
@@ -574,9 +689,10 @@ def parse(
         a design that does not balance.
     """
     row_name = row_name or (lambda k: f"data row {k + 1}")
-    table = {c: np.asarray(table[c]) for c in table}  # also a pandas.DataFrame
+    table = {c: np.asanyarray(table[c]) for c in table}  # also a pandas.DataFrame
     levels = [str(c) for c in levels]
     _check_names(table, levels, value, benchmark_column, source)
+    _check_flat(table, [*levels, value, benchmark_column], source)
     if _n_rows(table) == 0:
         raise InputError(source, "no rows: the table holds a header only")
     rows = _where_rows(table, where, source)
@@ -599,10 +715,11 @@ def read(
     benchmark_column: str | None = None,
     balance: str | None = None,
     only: Iterable[str] = (),
+    max_bytes: int | None = None,
 ) -> dict:
     """``{name: Benchmark}`` of a tidy file; see :func:`esize.readers.read_benchmarks`."""
     source = str(path)
-    table, row_name = _load(Path(path))
+    table, row_name = _load(Path(path), max_bytes)
     parsed = parse(
         table,
         source,
