@@ -1,7 +1,9 @@
 # Configuration, dataset discovery and helpers shared by all rules.
 
 import sys
+from pathlib import Path
 
+import esize_study.codehash as ch
 import esize_study.pipeline as pl
 from esize_study.layout import figure_paths
 from snakemake.exceptions import WorkflowError
@@ -25,6 +27,8 @@ RESULTS = config["results_dir"]
 DATA = config["data_dir"]
 LOGS = config["logs_dir"]
 DATASETS = list(config["datasets"])
+#: Hash of every source file of esize and esize_study, as they are: what
+#: provenance.json records and `make archive` checks (rule provenance passes it).
 CODE_HASH = pl.code_hash()
 BENCHMARKS = {name: pl.dataset_benchmarks(config, name) for name in DATASETS}
 
@@ -32,6 +36,40 @@ BENCHMARKS = {name: pl.dataset_benchmarks(config, name) for name in DATASETS}
 wildcard_constraints:
     dataset="|".join(DATASETS),
     bench="[a-z0-9-]+",
+
+
+# -- code params --------------------------------------------------------------------
+#
+# A rule's `code` param is the hash of the code its job runs: its script, the modules
+# of esize and esize_study the script imports (found by reading the code, lazy imports
+# included) and the files they load (such as _gather.c), comments and docstrings left
+# out (esize_study.codehash). Snakemake reruns a job when its params change, so an
+# edit reruns the rules whose code it touches, and only those: restyling a figure
+# does not rerun a simulation, a comment reruns nothing.
+
+#: The code param given to each script, by script name (checked in all_outputs).
+CODE_OF = {}
+
+
+def code_of(script, follow=()):
+    """Code hash of the job of workflow/scripts/<script>, with the imports of the files
+    in ``follow`` (notebooks the job runs)."""
+    path = f"{workflow.basedir}/workflow/scripts/{script}"
+    CODE_OF[script] = ch.rule_code_hash(path, follow=follow)
+    return CODE_OF[script]
+
+
+def check_code_params():
+    """Every rule passes the code hash of its own script (or the whole-package hash)."""
+    for r in workflow.rules:
+        if r.name == "all":
+            continue
+        script = Path(str(r.script)).name if r.script else None
+        code = dict(r.params.items()).get("code")
+        if script is None or code not in (CODE_OF.get(script), CODE_HASH):
+            raise WorkflowError(
+                f"the code param of {r.name} is not code_of({script!r}) of its script"
+            )
 
 
 def dataset_kind(dataset):
@@ -94,6 +132,7 @@ def per_bench(dataset):
 
 
 def all_outputs():
+    check_code_params()
     forgotten = [r.name for r in workflow.rules if r.name != "all" and r.name not in TARGETS]
     if forgotten:
         raise WorkflowError(

@@ -20,7 +20,7 @@ rule cov_simulate:
         cov=COV,
         boot_grid=lambda wc: wc.bench
         in cov_chosen(wc.dataset, COV["fCOVGrid"]["boot_benchmarks"]),
-        code=CODE_HASH,
+        code=code_of("cov_simulate.py"),
     threads: COV["threads"]
     log:
         f"{LOGS}/{{dataset}}/cov_simulate/{{bench}}.{{shard}}.log",
@@ -42,7 +42,7 @@ rule cov_validate:
         f"{RESULTS}/{{dataset}}/sim/coverage_validation/{{bench}}.parquet",
     params:
         cov=COV,
-        code=CODE_HASH,
+        code=code_of("cov_validate.py"),
     # the longest single jobs (exact bootstraps): started first, so that they do not
     # run alone at the end
     priority: 10
@@ -77,7 +77,7 @@ rule cov_table:
         csv=f"{RESULTS}/{{dataset}}/sim/coverage.csv",
         counts=f"{RESULTS}/{{dataset}}/sim/coverage_counts.parquet",
     params:
-        code=CODE_HASH,
+        code=code_of("cov_table.py"),
     log:
         f"{LOGS}/{{dataset}}/cov_table.log",
     conda:
@@ -98,7 +98,7 @@ rule cov_figures:
     params:
         ratio=COV["ratio"],
         alpha=COV["alpha"],
-        code=CODE_HASH,
+        code=code_of("cov_figures.py"),
     log:
         f"{LOGS}/{{dataset}}/cov_figures.log",
     conda:
@@ -120,7 +120,7 @@ rule cov_report:
         claims=f"{RESULTS}/{{dataset}}/claims_coverage.json",
     params:
         alpha=COV["alpha"],
-        code=CODE_HASH,
+        code=code_of("cov_report.py"),
     log:
         f"{LOGS}/{{dataset}}/cov_report.log",
     conda:

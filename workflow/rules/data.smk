@@ -7,7 +7,7 @@ rule generate_standin:
     params:
         settings=lambda wc: pl.dataset_settings(config, wc.dataset),
         names=lambda wc: BENCHMARKS[wc.dataset],
-        code=CODE_HASH,
+        code=code_of("generate_standin.py"),
     log:
         f"{LOGS}/{{dataset}}/generate_standin/{{bench}}.log",
     benchmark:
@@ -31,7 +31,7 @@ rule ingest:
     params:
         warmup_fraction=config["warmup_fraction"],
         names=lambda wc: BENCHMARKS[wc.dataset],
-        code=CODE_HASH,
+        code=code_of("ingest.py"),
     log:
         f"{LOGS}/{{dataset}}/ingest/{{bench}}.log",
     benchmark:
@@ -51,7 +51,7 @@ rule variances:
     output:
         f"{RESULTS}/{{dataset}}/variances/{{bench}}.json",
     params:
-        code=CODE_HASH,
+        code=code_of("variances.py"),
     log:
         f"{LOGS}/{{dataset}}/variances/{{bench}}.log",
     conda:

@@ -6,7 +6,7 @@ rule worked_examples:
     output:
         f"{RESULTS}/worked_examples.json",
     params:
-        code=CODE_HASH,
+        code=code_of("worked_examples.py"),
     log:
         f"{LOGS}/worked_examples.log",
     conda:

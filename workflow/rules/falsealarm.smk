@@ -20,7 +20,7 @@ rule fa_simulate:
         # only up to its size)
         fa=lambda wc: pl.false_alarm_settings(config, wc.dataset),
         bench_ids=lambda wc: list(BENCHMARKS[wc.dataset]),
-        code=CODE_HASH,
+        code=code_of("fa_simulate.py"),
     threads: FA["threads"]
     log:
         f"{LOGS}/{{dataset}}/fa_simulate/{{bench}}.{{kind}}.{{shard}}.log",
@@ -45,7 +45,7 @@ rule fa_validate:
     params:
         fa=FA,
         bench_ids=lambda wc: list(BENCHMARKS[wc.dataset]),
-        code=CODE_HASH,
+        code=code_of("fa_validate.py"),
     # the longest single jobs (exact bootstraps): started first, so that they do not
     # run alone at the end
     priority: 10
@@ -79,7 +79,7 @@ rule fa_table:
         comparisons=f"{RESULTS}/{{dataset}}/sim/false_alarm_comparisons.parquet",
     params:
         thresholds=FA["thresholds_pct"],
-        code=CODE_HASH,
+        code=code_of("fa_table.py"),
     log:
         f"{LOGS}/{{dataset}}/fa_table.log",
     conda:
@@ -102,7 +102,7 @@ rule fa_figures:
         figure_paths(f"{RESULTS}/{{dataset}}/figures", "false_alarm"),
     params:
         thresholds=FA["thresholds_pct"],
-        code=CODE_HASH,
+        code=code_of("fa_figures.py"),
     log:
         f"{LOGS}/{{dataset}}/fa_figures.log",
     conda:
@@ -127,7 +127,7 @@ rule fa_report:
         claims=f"{RESULTS}/{{dataset}}/claims_false_alarms.json",
     params:
         thresholds=FA["thresholds_pct"],
-        code=CODE_HASH,
+        code=code_of("fa_report.py"),
     log:
         f"{LOGS}/{{dataset}}/fa_report.log",
     conda:

@@ -48,7 +48,7 @@ rule known_effect_simulate:
         settings=lambda wc: KE_SETTINGS[wc.dataset],
         alpha=config["false_alarm"]["alpha"],
         warmup_fraction=config["warmup_fraction"],
-        code=CODE_HASH,
+        code=code_of("known_effect_simulate.py"),
     threads: KE_THREADS
     log:
         f"{LOGS}/{{dataset}}/known_effect_simulate/{{variant}}.log",
@@ -79,7 +79,7 @@ rule known_effect_table:
     params:
         thresholds=lambda wc: KE_SETTINGS[wc.dataset]["thresholds_pct"],
         alpha=config["false_alarm"]["alpha"],
-        code=CODE_HASH,
+        code=code_of("known_effect_table.py"),
     log:
         f"{LOGS}/{{dataset}}/known_effect_table.log",
     conda:
@@ -107,7 +107,7 @@ rule measured_report:
         warmup_fraction=config["warmup_fraction"],
         alpha=config["false_alarm"]["alpha"],
         thresholds=lambda wc: KE_SETTINGS.get(wc.dataset, {}).get("thresholds_pct", [0, 1, 2]),
-        code=CODE_HASH,
+        code=code_of("measured_report.py"),
     log:
         f"{LOGS}/{{dataset}}/measured_report.log",
     benchmark:

@@ -1,7 +1,8 @@
 # The notebooks (notebooks/*.ipynb) executed and rendered to HTML with nbconvert, so
 # that a reader without Jupyter can read them beside the report:
 # results/notebooks/<name>.html. One job renders them all; it reruns when a notebook
-# or the code changes. A copy of the workflow without notebooks/ has no such job.
+# changes, or the code of its script or of the modules the notebooks' cells import. A
+# copy of the workflow without notebooks/ has no such job.
 
 from pathlib import Path
 
@@ -15,7 +16,10 @@ if NOTEBOOKS:
         output:
             expand(f"{RESULTS}/notebooks/{{notebook}}.html", notebook=NOTEBOOKS),
         params:
-            code=CODE_HASH,
+            # the modules the notebooks import run in the job too
+            code=code_of(
+                "notebook_html.py", follow=expand("notebooks/{notebook}.ipynb", notebook=NOTEBOOKS)
+            ),
             timeout=600,
         log:
             f"{LOGS}/notebook_html.log",

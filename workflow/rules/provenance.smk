@@ -2,9 +2,13 @@
 # commit (and whether the tree had uncommitted changes), the code and config hashes,
 # the seeds, the software versions and the machine (esize_study.provenance).
 #
-# The job reruns when the code hash or the config hash changes, as the results do; a
-# commit that changes neither (say, a README edit) leaves the results and this record
-# of the commit that made them as they are.
+# The job reruns when the code hash or the config hash changes; a commit that changes
+# neither (say, a README edit) leaves the results and this record of the commit that
+# made them as they are. Its code param is the hash of the whole packages' bytes
+# (pipeline.code_hash), which the record holds and `make archive` checks against the
+# archived source, not a per-rule hash: any edit of the packages, a comment included,
+# writes the record anew, and the tables and the report that print it follow (cheap
+# jobs; no simulation reads it).
 
 import esize_study.provenance as pv
 
@@ -20,7 +24,7 @@ rule provenance:
     output:
         f"{RESULTS}/{{dataset}}/provenance.json",
     params:
-        code=CODE_HASH,
+        code=CODE_HASH,  # what the record holds (see above)
         config_hash=CONFIG_HASH,
     log:
         f"{LOGS}/{{dataset}}/provenance.log",

@@ -24,7 +24,7 @@ rule report:
     params:
         dataset_note=lambda wc: report_note(wc.dataset),
         config_summary=lambda wc: report_config(wc.dataset),
-        code=CODE_HASH,
+        code=code_of("report.py"),
     log:
         f"{LOGS}/{{dataset}}/report.log",
     conda:

@@ -10,7 +10,7 @@ rule variation_table:
         md=f"{RESULTS}/{{dataset}}/tables/variations.md",
         tex=f"{RESULTS}/{{dataset}}/tables/variations.tex",
     params:
-        code=CODE_HASH,
+        code=code_of("variation_table.py"),
     log:
         f"{LOGS}/{{dataset}}/variation_table.log",
     conda:
@@ -35,7 +35,7 @@ rule precision_table:
         settings=lambda wc: pl.dataset_settings(config, wc.dataset),
         hours=config["hours"],
         build_seconds=lambda wc: pl.dataset_build_seconds(config, wc.dataset),
-        code=CODE_HASH,
+        code=code_of("precision_table.py"),
     log:
         f"{LOGS}/{{dataset}}/precision_table.log",
     conda:
