@@ -2,6 +2,8 @@
 #
 #   make reproduce                      the paper-scale pipeline (config/config.yaml)
 #   make reproduce CONFIG=my.yaml       the same with your configuration on top of it
+#   make reproduce CONFIG=my.yaml ARGS=--replace-workflow-config
+#                                       your configuration alone (your datasets only)
 #   make reproduce-test                 the tiny configuration the tests run
 #   make reproduce ARGS="--dry-run"     any further Snakemake arguments
 #   make reproduce CORES=8              more cores than the profile's 2
@@ -19,6 +21,9 @@ PROFILE := workflow/profiles/default
 SNAKEMAKE = $(BIN)/snakemake --workflow-profile $(PROFILE) $(if $(CORES),--cores $(CORES))
 # A bad configuration file stops here with one line (FILE:LINE: problem), exit status 2.
 CHECK_CONFIG = @$(BIN)/python -m esize_study.pipeline check-config
+# Snakemake merges CONFIG into config/config.yaml (whose datasets stay); with Snakemake's
+# --replace-workflow-config in ARGS, CONFIG is the whole configuration, checked alone.
+BASE_CONFIG = $(if $(findstring --replace-workflow-config,$(ARGS)),,config/config.yaml)
 
 .PHONY: test reproduce reproduce-test lint bench clean-venv measure measure-tiny archive test-cluster
 
@@ -38,7 +43,7 @@ test: $(STAMP)
 
 # The reproduction at its default (paper) scale; outputs in results/, logs in logs/.
 reproduce: $(STAMP)
-	$(CHECK_CONFIG) config/config.yaml $(CONFIG)
+	$(CHECK_CONFIG) $(BASE_CONFIG) $(CONFIG)
 	$(SNAKEMAKE) --configfile $(CONFIG) $(ARGS)
 
 # The same pipeline on tiny data (what the tests run).

@@ -16,21 +16,21 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from . import layout
-from .figures import STYLES, pick, styled
+from .figures import (
+    MAX_LINES,
+    MAX_PANELS,
+    bottom_legend,
+    grid,
+    legend_inches,
+    line_style,
+    shown,
+    spread,
+    styled,
+)
 
 __all__ = ["curves", "heatmaps", "validation", "coverage_figures"]
 
-_MARKERS = ["o", "s", "^", "D", "v", "<", ">", "p", "h", "X", "P", "*"]
-
-
-def _style(i: int, n_points: int) -> dict:
-    base = dict(STYLES[i % len(STYLES)])
-    base["marker"] = _MARKERS[i % len(_MARKERS)]
-    if (i // len(STYLES)) % 2 == 1:
-        base["markerfacecolor"] = "white"
-    every = max(1, n_points // 8)
-    base["markevery"] = (i % every, every)
-    return base
+_style = line_style
 
 
 def _select(table, experiment, method, scheme):
@@ -47,35 +47,42 @@ def curves(table, panels: Sequence[dict], *, x: str, xlabel: str, level: float =
            ncols: int = 2, benchmarks: Sequence[str] | None = None):
     """Coverage against ``x``, one curve per benchmark, one panel per method.
 
-    ``panels``: dicts with ``experiment``, ``method``, ``scheme`` and ``title``.
-    A dotted line marks the nominal coverage ``level``.
+    ``panels``: dicts with ``experiment``, ``method``, ``scheme`` and ``title``, in
+    rows of at most ``ncols``. A dotted line marks the nominal coverage ``level``. Up
+    to :data:`~esize_study.figures.MAX_LINES` benchmarks are labelled curves (legend
+    below the panels); more are grey curves with their median
+    (:func:`~esize_study.figures.spread`), the count in each title.
     """
     names = list(benchmarks) if benchmarks else list(dict.fromkeys(table["benchmark"]))
-    nrows = int(np.ceil(len(panels) / ncols))
-    fig, axes = plt.subplots(nrows, ncols, figsize=(4.3 * ncols, 3.3 * nrows + 0.6),
-                             squeeze=False)
+    many = len(names) > MAX_LINES
+    fig, axes = grid(len(panels), 4.3, 3.3, max_cols=ncols,
+                     extra_height=legend_inches(2 if many else len(names)))
     handles = {}
-    for ax, p in zip(axes.ravel(), panels):
+    for ax, p in zip(axes, panels):
         sel = _select(table, p["experiment"], p["method"], p["scheme"])
+        series = {}
         for i, b in enumerate(names):
             g = sel[sel["benchmark"] == b].sort_values(x)
             if g.empty:
                 continue
-            (h,) = ax.plot(g[x], 100 * g["coverage"], linewidth=1.0, markersize=3.5, label=b,
-                           **_style(i, len(g)))
-            handles.setdefault(b, h)
+            series[b] = (g[x].to_numpy(), 100 * g["coverage"].to_numpy())
+            if not many:
+                (h,) = ax.plot(*series[b], linewidth=1.0, markersize=3.5, label=b,
+                               **_style(i, len(g)))
+                handles.setdefault(b, h)
+        title = p["title"]
+        if many:
+            got = spread(ax, series)
+            if got:
+                handles = {h.get_label(): h for h in got}
+            title += f" ({len(series)} benchmarks)"
         _nominal(ax, level)
         ax.set_xlabel(xlabel)
         ax.set_ylabel("coverage [%]")
-        ax.set_title(p["title"])
+        ax.set_title(title)
         ax.grid(True)
         ax.set_xlim(left=0)
-    for ax in axes.ravel()[len(panels):]:
-        ax.set_visible(False)
-    fig.tight_layout(rect=(0, 0.09 if len(handles) > 3 else 0.05, 1, 1))
-    if handles:
-        fig.legend(list(handles.values()), list(handles), loc="lower center",
-                   ncol=min(5, len(handles)), fontsize=7, frameon=False)
+    bottom_legend(fig, list(handles.values()), list(handles))
     return fig
 
 
@@ -97,10 +104,14 @@ def heatmaps(table, panels: Sequence[dict], *, x: str, y: str, xlabel: str, ylab
     """Coverage over a two-way grid, one heat map per panel, one colour scale.
 
     ``panels``: dicts with ``benchmark``, ``experiment``, ``method``, ``scheme``,
-    ``title``. White is ``level``; blue above, red below, darker further away (each
-    side of the scale spans at least ``min_span`` points, so that Monte Carlo noise
-    around ``level`` stays pale). Black contour lines at ``contours`` (%) keep the
-    plot readable in grey scale; ``diagonal`` draws the line ``x == y``.
+    ``title``; a summary panel has ``benchmarks`` (a list) and ``agg`` (``"median"``
+    or ``"min"``) instead of ``benchmark``: the median or the lowest coverage of those
+    benchmarks in each cell. Panels are laid out in rows of at most
+    :data:`~esize_study.figures.MAX_COLS`. White is ``level``; blue above, red below,
+    darker further away (each side of the scale spans at least ``min_span`` points, so
+    that Monte Carlo noise around ``level`` stays pale). Black contour lines at
+    ``contours`` (%) keep the plot readable in grey scale; ``diagonal`` draws the line
+    ``x == y``.
     """
     from matplotlib.colors import TwoSlopeNorm
     from matplotlib.ticker import FixedLocator, FormatStrFormatter, NullFormatter
@@ -108,8 +119,13 @@ def heatmaps(table, panels: Sequence[dict], *, x: str, y: str, xlabel: str, ylab
     grids = []
     for p in panels:
         sel = _select(table, p["experiment"], p["method"], p["scheme"])
-        sel = sel[sel["benchmark"] == p["benchmark"]]
-        piv = sel.pivot_table(index=y, columns=x, values="coverage", aggfunc="mean")
+        if "agg" in p:
+            sel = sel[sel["benchmark"].isin(p["benchmarks"])]
+            cells = sel.groupby([y, x, "benchmark"])["coverage"].mean()
+            piv = cells.groupby(level=[0, 1]).agg(p["agg"]).unstack(x)
+        else:
+            sel = sel[sel["benchmark"] == p["benchmark"]]
+            piv = sel.pivot_table(index=y, columns=x, values="coverage", aggfunc="mean")
         grids.append(100 * piv)
     vals = np.concatenate([g.to_numpy().ravel() for g in grids if g.size]) if grids else np.array([])
     vals = vals[np.isfinite(vals)]
@@ -117,9 +133,10 @@ def heatmaps(table, panels: Sequence[dict], *, x: str, y: str, xlabel: str, ylab
     vmin = min(float(vals.min()) if vals.size else c, c - min_span)
     vmax = max(float(vals.max()) if vals.size else c, c + min_span)
     norm = TwoSlopeNorm(vcenter=c, vmin=vmin, vmax=vmax)
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.4 * len(panels) + 0.8, 3.8), squeeze=False)
+    fig, axes = grid(len(panels), 4.4, 3.8, extra_width=0.8)
+    width = fig.get_size_inches()[0]
     mesh = None
-    for ax, p, g in zip(axes.ravel(), panels, grids):
+    for ax, p, g in zip(axes, panels, grids):
         rng = f" ({np.nanmin(g.to_numpy()):.1f} % to {np.nanmax(g.to_numpy()):.1f} %)" if g.size else ""
         ax.set_title(p["title"] + rng)
         ax.set_xlabel(xlabel)
@@ -150,9 +167,10 @@ def heatmaps(table, panels: Sequence[dict], *, x: str, y: str, xlabel: str, ylab
                 axis.set_major_locator(FixedLocator(nice))
                 axis.set_major_formatter(FormatStrFormatter("%g"))
                 axis.set_minor_formatter(NullFormatter())
-    fig.tight_layout(rect=(0, 0, 0.9, 1))
+    # the colour bar in the 0.8 inches on the right
+    fig.tight_layout(rect=(0, 0, 1 - 0.85 / width, 1))
     if mesh is not None:
-        cax = fig.add_axes((0.915, 0.15, 0.018, 0.7))
+        cax = fig.add_axes((1 - 0.7 / width, 0.15, 0.16 / width, 0.7))
         ticks = np.concatenate([np.linspace(vmin, c, 4), np.linspace(c, vmax, 3)[1:]])
         cb = fig.colorbar(mesh, cax=cax, ticks=ticks, format=FormatStrFormatter("%.1f"))
         cb.set_label("coverage [%]")
@@ -216,6 +234,16 @@ def _panel(exp, method, scheme, title, bench=None):
             "benchmark": bench}
 
 
+def _bench_panels(names, exp, method, scheme, label):
+    """One heat map per benchmark of ``names``; past MAX_PANELS of them, two: the
+    median and the lowest coverage over them, cell by cell."""
+    if len(names) <= MAX_PANELS:
+        return [_panel(exp, method, scheme, f"{n}, {label}", n) for n in names]
+    return [{**_panel(exp, method, scheme, f"{what} of {len(names)} benchmarks, {label}"),
+             "benchmarks": list(names), "agg": agg}
+            for what, agg in (("median", "median"), ("lowest", "min"))]
+
+
 def coverage_figures(table, vtable, level: float) -> dict:
     """Every figure of the coverage family, keyed by its name in :mod:`~.layout`.
 
@@ -251,22 +279,20 @@ def coverage_figures(table, vtable, level: float) -> dict:
         table, [panel("fCOVR", "bootstrap", "RRR", "RR bootstrap, one binary"),
                 panel("fCOVR", "asymptotic", "-", "asymptotic, one binary")],
         x="executions", xlabel="executions per system (one binary)", level=level)
-    grid = dict(x="binaries", y="executions", xlabel=binaries, ylabel="executions per binary",
-                level=level, diagonal=True)
-    a, b = pick(names, "FFT NA OPT", "Rijndael OPT")
+    two_way = dict(x="binaries", y="executions", xlabel=binaries, ylabel="executions per binary",
+                 level=level, diagonal=True)
+    chosen = shown(names, "FFT NA OPT", "Rijndael OPT")
     out[layout.COV_GRID] = heatmaps(
-        table, [panel("fCOVGrid", "asymptotic", "-", f"{n}, asymptotic", n) for n in (a, b)],
-        **grid)
+        table, _bench_panels(chosen, "fCOVGrid", "asymptotic", "-", "asymptotic"), **two_way)
     booted = list(dict.fromkeys(table[(table["experiment"] == "fCOVGrid")
                                       & (table["method"] == "bootstrap")]["benchmark"]))
-    chosen = pick(booted, "FFT NA OPT", "Rijndael OPT") or [a]
+    chosen = shown(booted, "FFT NA OPT", "Rijndael OPT") or chosen[:1]
     out[layout.COV_GRID_BOOT] = heatmaps(
-        table, [panel("fCOVGrid", "bootstrap", "RRR", f"{n}, RRR bootstrap", n) for n in chosen],
-        contours=(85, 90, 95, 98), **grid)
-    a, b = pick(names, "FFT NA", "HTTP OPT")
+        table, _bench_panels(chosen, "fCOVGrid", "bootstrap", "RRR", "RRR bootstrap"),
+        contours=(85, 90, 95, 98), **two_way)
+    chosen = shown(names, "FFT NA", "HTTP OPT")
     out[layout.COV_RS_GRID] = heatmaps(
-        table, [panel("fCOVRSGrid", "asymptotic", "-", f"{n}, asymptotic, one binary", n)
-                for n in (a, b)],
+        table, _bench_panels(chosen, "fCOVRSGrid", "asymptotic", "-", "asymptotic, one binary"),
         x="executions", y="measurements", xlabel="executions per system (one binary)",
         ylabel="measurements per execution", level=level, contours=(50, 70, 90, 95))
     out[layout.COV_VALIDATION] = validation(vtable)

@@ -13,6 +13,7 @@ import io
 import json
 import logging
 import math
+import re
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -28,6 +29,11 @@ from .reproduction import slug
 __all__ = [
     "DATASET_DEFAULTS",
     "ConfigError",
+    "COSTS_FIELDS",
+    "dataset_name_problem",
+    "read_costs_file",
+    "costs_problem",
+    "costs_entry_problem",
     "load_config_file",
     "merge_config",
     "config_problem",
@@ -82,6 +88,49 @@ KNOWN_EFFECT_DEFAULTS = {
     "reference_resamples": 2000,
     "variants": {},
 }
+
+
+#: What a dataset name may be: it becomes a directory (``results/<dataset>/``) and a
+#: Snakemake wildcard value, so no '/', '{', space or leading dot, and no '..'.
+DATASET_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+DATASET_NAME_RULE = "use letters, digits, '.', '_' and '-', starting with a letter or digit"
+
+
+def dataset_name_problem(name) -> str | None:
+    """Why ``name`` cannot name a dataset (one line), or None when it can.
+
+    The rule of :data:`DATASET_NAME`, matched whole, without ``..``; the same as the
+    ``propertyNames`` of ``datasets`` in the schema.
+    """
+    if not isinstance(name, str):
+        return (f"name {name!r} is not allowed: YAML reads it as a number or another "
+                f"value, not as text; write it in quotes ('{name}')")
+    if not DATASET_NAME.fullmatch(name):
+        return f"name {name!r} is not allowed: {DATASET_NAME_RULE}"
+    if ".." in name:
+        return f"name {name!r} is not allowed: {DATASET_NAME_RULE}, and no '..'"
+    return None
+
+
+#: The fields of a benchmark's entry in a costs file that the pipeline reads, in
+#: seconds: ``(keys, required, positive, meaning)``. ``positive``: the number must be
+#: more than 0 (otherwise any finite number). The schema documents the same fields
+#: (``$defs: costs_entry`` in ``workflow/schemas/config.schema.yaml``; a test keeps
+#: the two alike); other keys are allowed and not read.
+COSTS_FIELDS: tuple[tuple[tuple[str, ...], bool, bool, str], ...] = (
+    (("steady_iteration_seconds", "mean"), True, True,
+     "mean time of one iteration after the warm-up, the unit every cost is counted in"),
+    (("new_binary_seconds",), True, True, "mean time to build one binary"),
+    (("execution_overhead_seconds", "mean"), True, True,
+     "mean per execution of its process's wall time minus the sum of its iteration "
+     "times (start-up, input set-up, exit)"),
+    (("warmup_excess_seconds", "mean"), True, False,
+     "mean per execution of the sum over its warm-up iterations of (time - the "
+     "execution's steady mean), any sign (a negative mean counts as 0)"),
+    (("process_seconds", "mean"), False, True,
+     "mean wall time of one execution's process (optional; with the build time it "
+     "gives the budget the measurement took, the 'measured' row)"),
+)
 
 
 class ConfigError(InputError):
@@ -189,10 +238,24 @@ def dataset_benchmarks(config: Mapping, name: str) -> dict[str, str]:
         raise ConfigError(("datasets", name, "benchmarks") if wanted else ("datasets", name, "path"),
                           f"none of the {'listed ' if wanted else ''}benchmarks has a file in "
                           f"{s['path']!r}" + ("" if wanted else " besides the known-effect variants"))
-    if s["costs_file"] and not Path(s["costs_file"]).is_file():
-        raise ConfigError(("datasets", name, "costs", "file"),
-                          f"costs file {s['costs_file']!r} does not exist")
+    if s["costs_file"]:
+        what = _not_a_file(Path(s["costs_file"]))
+        if what:
+            raise ConfigError(("datasets", name, "costs", "file"),
+                              f"costs file {s['costs_file']!r} {what} (a relative name "
+                              "starts from the dataset's directory)")
     return {k: v.name.split(".")[0] for k, v in files.items()}
+
+
+def _not_a_file(path: Path) -> str | None:
+    """Why ``path`` is not a regular file (following links), or None."""
+    if not path.exists():
+        return "does not exist" + (" (a broken link)" if path.is_symlink() else "")
+    if path.is_dir():
+        return "is a directory, not a file"
+    if not path.is_file():
+        return "is not a regular file"
+    return None
 
 
 def _dataset_files(s: Mapping, name: str) -> dict[str, Path]:
@@ -200,12 +263,21 @@ def _dataset_files(s: Mapping, name: str) -> dict[str, Path]:
     directory = Path(s["path"])
     where = ("datasets", name, "path")
     if not directory.is_dir():
-        what = "is a file, not a directory" if directory.exists() else "does not exist"
+        what = ("does not exist" if not directory.exists() else
+                "is a file, not a directory" if directory.is_file() else "is not a directory")
         raise ConfigError(where, f"directory {s['path']!r} {what} (a relative path starts "
                                  "from the directory Snakemake runs in)")
-    files = _files_in(directory)
+    try:
+        files = _files_in(directory)
+    except OSError as exc:
+        raise ConfigError(where, f"directory {s['path']!r} cannot be read: "
+                                 f"{exc.strerror or exc}") from None
     if not files:
         raise ConfigError(where, f"no .parquet or .csv files in {s['path']!r}")
+    for f in files.values():
+        what = _not_a_file(f)
+        if what:
+            raise ConfigError(where, f"data file {str(f)!r} {what}")
     return files
 
 
@@ -261,41 +333,160 @@ def false_alarm_settings(config: Mapping, name: str) -> dict:
     return out
 
 
-def dataset_costs(config: Mapping, name: str) -> dict | None:
-    """The measured costs of dataset ``name`` (its costs file, JSON), or None.
+def dataset_costs(config: Mapping, name: str,
+                  benchmarks: Iterable[str] | None = None) -> dict | None:
+    """The measured costs of dataset ``name`` (its costs file), checked, or None.
 
-    The file holds ``sets: {benchmark: {...}}`` with at least
-    ``steady_iteration_seconds.mean``, ``new_binary_seconds`` and
-    ``new_execution_seconds`` per benchmark (the format written by ``measure/``).
+    The file (:func:`read_costs_file`) holds ``sets: {benchmark: {...}}`` with the
+    fields of :data:`COSTS_FIELDS` for every benchmark of the dataset (by display
+    name, the data file's name without its extension; ``benchmarks`` when given,
+    otherwise :func:`dataset_benchmarks`).
 
     Raises
     ------
     esize.InputError
-        When the file cannot be read or is not such JSON.
+        Naming the costs file (and the line), the key and the problem, when the file
+        cannot be read or parsed or lacks a field (:func:`costs_problem`).
     """
     s = dataset_settings(config, name)
     if not s["costs_file"]:
         return None
     path = s["costs_file"]
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(path, "no such file") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputError(path, f"cannot read: {exc}") from None
-    if not isinstance(data, dict) or not isinstance(data.get("sets"), dict):
-        raise InputError(path, "expected a JSON object with 'sets': {benchmark: costs}")
+    data = read_costs_file(path)
+    if benchmarks is None:
+        benchmarks = dataset_benchmarks(config, name).values()
+    problem = costs_problem(data, benchmarks)
+    if problem:
+        keys, message = problem
+        line = _yaml_line(path, _present(data, keys))
+        where = f"{_shown(path)}:{line}" if line else _shown(path)
+        raise InputError(where, f"{_dotted(keys)}: {message}")
     return data
+
+
+def read_costs_file(path: str | Path) -> dict:
+    """A costs file's contents: JSON, or YAML when its name ends in ``.yaml``/``.yml``.
+
+    Raises
+    ------
+    esize.InputError
+        When the file cannot be read, does not parse (the message names the line as
+        ``FILE:LINE``) or does not hold a mapping.
+    """
+    import yaml
+
+    shown = _shown(path)
+    what = _not_a_file(Path(path))
+    if what:
+        raise InputError(shown, f"costs file {what}")
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise InputError(shown, "cannot read: not UTF-8 text") from None
+    except OSError as exc:
+        raise InputError(shown, f"cannot read: {exc.strerror or exc}") from None
+    if not text.strip():
+        raise InputError(shown, "the costs file is empty")
+    if str(path).lower().endswith((".yaml", ".yml")):
+        try:
+            data = yaml.safe_load(text)
+        except yaml.MarkedYAMLError as exc:
+            mark = exc.problem_mark or exc.context_mark
+            where = f"{shown}:{mark.line + 1}" if mark is not None else shown
+            what = " ".join(str(exc.problem or exc.context or "invalid YAML").split())
+            raise InputError(where, f"not valid YAML: {what}") from None
+        except yaml.YAMLError as exc:
+            raise InputError(shown, f"not valid YAML: {' '.join(str(exc).split())}") from None
+    else:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{shown}:{exc.lineno}",
+                             f"not valid JSON: {exc.msg} (column {exc.colno})") from None
+    if not isinstance(data, dict):
+        raise InputError(shown, "a costs file holds a mapping with 'sets': {benchmark: "
+                                f"costs}}, not {_brief(data)}")
+    return data
+
+
+def _brief(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _present(data, keys: Sequence[str]) -> list[str]:
+    """The longest prefix of ``keys`` that ``data`` holds (to find its line)."""
+    out: list[str] = []
+    for k in keys:
+        if not (isinstance(data, Mapping) and k in data):
+            break
+        data = data[k]
+        out.append(k)
+    return out
+
+
+def costs_entry_problem(entry) -> tuple[tuple[str, ...], str] | None:
+    """The first problem of one benchmark's entry of a costs file: ``(keys, message)``
+    with ``keys`` inside the entry, or None. The rules of :data:`COSTS_FIELDS`."""
+    if not isinstance(entry, Mapping):
+        return (), f"expected a mapping of costs, got {_brief(entry)}"
+    for keys, required, positive, meaning in COSTS_FIELDS:
+        value = entry
+        for i, k in enumerate(keys):
+            if not isinstance(value, Mapping):
+                inner = "'" + "', '".join(keys[i:]) + "'"
+                return keys[:i], f"expected a mapping with {inner}, got {_brief(value)}"
+            if k not in value:
+                if not required:
+                    value = _MISSING
+                    break
+                return keys, f"missing, in seconds: {meaning}"
+            value = value[k]
+        if value is _MISSING:
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return keys, f"expected a number of seconds, got {_brief(value)}"
+        if not math.isfinite(value):
+            return keys, f"{value!r} is not a finite number"
+        if positive and value <= 0:
+            return keys, f"{value!r} is not positive: a time in seconds must be more than 0"
+    return None
+
+
+def costs_problem(data: Mapping, benchmarks: Iterable[str]) -> tuple[tuple[str, ...], str] | None:
+    """The first problem of a costs file's contents, ``(keys, message)``, or None.
+
+    ``sets`` must hold an entry for each of ``benchmarks`` (display names), each with
+    the fields of :data:`COSTS_FIELDS`; ``unit``, when given, must be ``seconds``.
+    """
+    unit = data.get("unit", "seconds")
+    if unit != "seconds":
+        return ("unit",), f"{_brief(unit)} is not supported: every time is in seconds"
+    if "sets" not in data:
+        return ("sets",), "missing: the costs of each benchmark, sets: {benchmark: costs}"
+    sets = data["sets"]
+    if not isinstance(sets, Mapping):
+        return ("sets",), f"expected a mapping {{benchmark: costs}}, got {_brief(sets)}"
+    for b in benchmarks:
+        if b not in sets:
+            has = [str(k) for k in sets]
+            has = has[:8] + ["..."] if len(has) > 8 else has or ["none"]
+            return ("sets", b), (f"missing: every benchmark of the dataset needs its costs "
+                                 f"(has: {', '.join(has)})")
+        problem = costs_entry_problem(sets[b])
+        if problem:
+            return ("sets", b, *problem[0]), problem[1]
+    return None
 
 
 def dataset_build_seconds(config: Mapping, name: str) -> float:
     """Seconds to build one binary for dataset ``name``: the mean measured build time
     of its benchmarks when it has a costs file, otherwise ``config["build_seconds"]``."""
-    costs = dataset_costs(config, name)
+    benchmarks = list(dataset_benchmarks(config, name).values())
+    costs = dataset_costs(config, name, benchmarks)
     if costs is None:
         return float(config["build_seconds"])
-    times = [float(costs["sets"][b]["new_binary_seconds"])
-             for b in dataset_benchmarks(config, name).values() if b in costs["sets"]]
+    times = [float(costs["sets"][b]["new_binary_seconds"]) for b in benchmarks]
     return float(np.mean(times)) if times else float(config["build_seconds"])
 
 
@@ -306,10 +497,12 @@ def benchmark_file(config: Mapping, name: str, bench_slug: str) -> str:
 
 
 def code_hash() -> str:
-    """Short SHA-256 of every source file of ``esize`` and ``esize_study``.
+    """Short SHA-256 of every source file of ``esize`` and ``esize_study``, as they are.
 
-    Rules pass it as a param, so Snakemake reruns them when any code they may import
-    changes; hashing whole packages, not hand-kept module lists, cannot miss one.
+    The hash of the code in ``provenance.json`` (rule ``provenance`` passes it as its
+    param), which ``make archive`` compares with the archived source
+    (:func:`esize_study.archive.code_hash_of_sources`). The other rules pass the hash
+    of the code they run only (:func:`esize_study.codehash.rule_code_hash`).
     """
     import esize
 
@@ -601,6 +794,10 @@ def _locate(keys, value, sources) -> str:
 def _schema_message(error, config, sources) -> str:
     """One line for one ``jsonschema`` validation error."""
     keys = list(error.absolute_path)
+    if "propertyNames" in error.absolute_schema_path and keys == ["datasets"]:
+        where = _locate([*keys, error.instance], _MISSING, sources)
+        what = dataset_name_problem(error.instance) or " ".join(error.message.split())
+        return f"{where}: datasets: {what}"
     if error.validator == "additionalProperties" and isinstance(error.instance, Mapping):
         known = list(error.schema.get("properties", {}))
         unknown = [k for k in error.instance if k not in known]
@@ -631,8 +828,11 @@ def config_problem(
 ) -> str | None:
     """The first problem of a workflow configuration, in one line, or None.
 
-    Checks ``config`` against the JSON schema, then every dataset (a directory
-    dataset's path must hold data files; a stand-in names known benchmarks).
+    Checks ``config`` against the JSON schema, then every dataset: its name
+    (:func:`dataset_name_problem`), a directory dataset's path (a directory holding
+    data files), its costs file (a regular file, parsed and holding every field of
+    :data:`COSTS_FIELDS` for each benchmark: :func:`dataset_costs`), a stand-in's
+    benchmarks. A problem in a costs file names that file, not a configuration file.
 
     Parameters
     ----------
@@ -663,14 +863,35 @@ def config_problem(
     if errors:
         return _schema_message(errors[0], config, sources)
     for name in config["datasets"]:
+        problem = dataset_name_problem(name)  # also without the schema's propertyNames
+        if problem:
+            return f"{_locate(['datasets', name], _MISSING, sources)}: datasets: {problem}"
+    for name in config["datasets"]:
         try:
-            dataset_benchmarks(config, name)
+            benchmarks = dataset_benchmarks(config, name)
+            _check_paper_costs(config, name, benchmarks)
+            dataset_costs(config, name, benchmarks.values())
         except ConfigError as exc:
             where = _locate(exc.keys, _lookup(config, exc.keys), sources)
             if where == "config":
                 where = _locate(exc.keys[:2], _MISSING, sources)
             return f"{where}: {exc}"
+        except InputError as exc:  # in the costs file: it names itself
+            return str(exc)
     return None
+
+
+def _check_paper_costs(config: Mapping, name: str, benchmarks: Mapping[str, str]) -> None:
+    """A directory dataset with ``costs: paper`` has only benchmarks of the paper."""
+    s = dataset_settings(config, name)
+    if s["kind"] != "directory" or s["costs"] != "paper":
+        return
+    others = [b for b in benchmarks.values() if b not in paper.VARIATION_S]
+    if others:
+        raise ConfigError(("datasets", name, "costs"),
+                          f"'paper' costs exist for the paper's ten benchmarks only, not for "
+                          f"{', '.join(map(repr, others[:3]))}{', ...' if len(others) > 3 else ''}: "
+                          "use 'data' or a costs file ({file: costs.json})")
 
 
 def snakemake_config_sources(workflow) -> list[tuple[str, Mapping]]:

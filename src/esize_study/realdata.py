@@ -211,25 +211,26 @@ def cost_model(entry: Mapping, warmup: int) -> MeasuredCost:
     Parameters
     ----------
     entry : mapping
-        ``sets[benchmark]`` of the costs file: ``steady_iteration_seconds.mean``,
+        ``sets[benchmark]`` of the costs file, in seconds (the fields of
+        :data:`esize_study.pipeline.COSTS_FIELDS`): ``steady_iteration_seconds.mean``,
         ``new_binary_seconds``, ``execution_overhead_seconds.mean`` and
         ``warmup_excess_seconds.mean`` (the warm-up iterations' time above the steady
-        mean, summed per execution, for the file's own ``warmup_iterations``).
+        mean, summed per execution, as measured).
     warmup : int
         Iterations the pipeline drops. A further execution costs its start-up, its
         ``warmup`` dropped iterations at the steady time, and their excess (measured
         for the file's warm-up count; when the pipeline's differs, the excess is
         kept as measured, a small error as it sits in the first iterations).
     """
-    try:
-        meas = float(entry["steady_iteration_seconds"]["mean"])
-        build = float(entry["new_binary_seconds"])
-        overhead = float(entry["execution_overhead_seconds"]["mean"])
-        excess = float(entry["warmup_excess_seconds"]["mean"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise EsizeError(f"costs file entry lacks {exc}") from None
-    if not (meas > 0 and build >= 0 and overhead >= 0):
-        raise EsizeError("costs file entry: times must be positive")
+    problem = pl.costs_entry_problem(entry)
+    if problem:
+        keys, message = problem
+        where = ": ".join(["costs file entry", *([".".join(keys)] if keys else [])])
+        raise EsizeError(f"{where}: {message}")
+    meas = float(entry["steady_iteration_seconds"]["mean"])
+    build = float(entry["new_binary_seconds"])
+    overhead = float(entry["execution_overhead_seconds"]["mean"])
+    excess = float(entry["warmup_excess_seconds"]["mean"])
     return MeasuredCost(meas, build, overhead + warmup * meas + max(excess, 0.0))
 
 

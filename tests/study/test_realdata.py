@@ -161,8 +161,11 @@ def test_cost_model_in_measurements():
     # start-up 4 ms + 15 dropped iterations + 6 ms of excess, in 5 ms iterations
     assert c.costs[1] == pytest.approx(0.8 + 15 + 1.2)
     assert c.budget(1) == pytest.approx(3600 / 0.005)
-    with pytest.raises(ValueError, match="lacks"):
+    with pytest.raises(ValueError, match="steady_iteration_seconds.mean: missing"):
         rd.cost_model({"new_binary_seconds": 1}, 1)
+    bad = {**COSTS["sets"]["base"], "execution_overhead_seconds": 0.004}  # not {mean: ...}
+    with pytest.raises(ValueError, match="execution_overhead_seconds: expected a mapping"):
+        rd.cost_model(bad, 1)
 
 
 def test_dimensioning_rows_from_own_costs():
