@@ -20,7 +20,7 @@ ARGS    ?=
 PROFILE := workflow/profiles/default
 SNAKEMAKE = $(BIN)/snakemake --workflow-profile $(PROFILE) $(if $(CORES),--cores $(CORES))
 # A bad configuration file stops here with one line (FILE:LINE: problem), exit status 2.
-CHECK_CONFIG = @$(BIN)/python -m esize_study.pipeline check-config
+CHECK_CONFIG = @$(BIN)/python -m esize_study.datasets.config check-config
 # Snakemake merges CONFIG into config/config.yaml (whose datasets stay); with Snakemake's
 # --replace-workflow-config in ARGS, CONFIG is the whole configuration, checked alone.
 BASE_CONFIG = $(if $(findstring --replace-workflow-config,$(ARGS)),,config/config.yaml)
@@ -86,7 +86,7 @@ ARCHIVE_CONFIG ?= config/config.yaml
 ARCHIVE_ARGS ?=
 archive: $(STAMP)
 	$(CHECK_CONFIG) config/config.yaml $(ARCHIVE_CONFIG)
-	$(BIN)/python -m esize_study.archive --config config/config.yaml --config $(ARCHIVE_CONFIG) $(ARCHIVE_ARGS)
+	$(BIN)/python -m esize_study.artifact.archive --config config/config.yaml --config $(ARCHIVE_CONFIG) $(ARCHIVE_ARGS)
 
 # Measuring the real three-level dataset (measure/README.md): opt-in, never part of
 # `make reproduce`, which reads the committed data. One core, so that the measured

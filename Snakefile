@@ -13,6 +13,11 @@ min_version("8.0")
 configfile: "config/config.yaml"
 
 
+# `snakemake --report report.html` (after a run): the figures of every dataset with
+# their captions (workflow/report/*.rst, written from esize_study.render.registry).
+report: "workflow/report/workflow.rst"
+
+
 include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
 include: "workflow/rules/tables.smk"

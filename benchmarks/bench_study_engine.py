@@ -6,13 +6,13 @@ statistics of the drawn units. Prints, per ``u``, best of several runs:
 
 * ``per-draw``: one 32-bit draw per unit, one gather and ``sum`` per statistic (the
   engine before grouped draws);
-* ``grouped``: :func:`esize_study.engine.resampled_sums` (``g`` units per 16-bit
+* ``grouped``: :func:`esize_study.engine.resampling.resampled_sums` (``g`` units per 16-bit
   code from tables of tuple sums, two statistics per complex gather), its entries
   added by the compiled loop (``_gather.c``) and, in column ``numpy``, by the numpy
   route that gives the same sums without a C compiler;
 
 then the percentile interval of 50 x 1,000 ratios by ``numpy.quantile`` (what the
-engine used) and by :func:`esize_study.engine.percentile_interval` (one sort).
+engine used) and by :func:`esize_study.engine.resampling.percentile_interval` (one sort).
 
 Not a test: run it with ``make bench``.
 """
@@ -26,7 +26,8 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
 
-from esize_study import _kernels, engine  # noqa: E402
+from esize_study.engine import _kernels  # noqa: E402
+from esize_study.engine import resampling as engine  # noqa: E402
 
 C, R, REPEAT = 50, 1000, 7
 

@@ -1,24 +1,32 @@
 """The reproduction study of Kalibera & Jones (the paper's evaluation), apart from the library.
 
-Nothing in :mod:`esize` imports this package. Its modules, by the paper's sections:
+Nothing in :mod:`esize` imports this package. Its subpackages are the stages of the
+study, and data flow one way through them: a module imports only modules of its own
+stage or of earlier ones (``tests/study/test_layering.py`` checks it from the sources).
 
 ``paper``
-    numbers the paper states (inputs and targets), kept as data;
-``standin``
-    a calibrated stand-in for the unpublished Mono data ("Variation in the Data");
-``reproduction``
-    the tables and worked examples ("For Practitioners: The New Method without
-    Statistics", "Dimensioning the Experiments");
-``engine``
-    simulation machinery shared by the two simulation families below;
-``falsealarm``, ``fa_claims``, ``figures``
-    "False Alarm Rate": simulation, claims, figures;
-``coverage``, ``cov_claims``, ``figures_coverage``
-    "Coverage": simulation, claims, figures;
+    what the paper prints: its numbers (inputs and targets) and its worked examples;
+``datasets``
+    reading a dataset: the workflow configuration, its datasets and costs files, raw
+    files read into designs, the pipeline's files written, a measured dataset's raw
+    files, the calibrated Mono-style stand-in ("Variation in the Data");
+``estimate``
+    estimating: Tables tVariations and tPrecisions ("Dimensioning the Experiments"),
+    the worked examples ("For Practitioners"), the warm-up check, rates and intervals
+    of simulated results, the exact coverage under the model;
+``engine``, ``falsealarm``, ``coverage``, ``knowneffect``
+    simulating: the shared engine, then "False Alarm Rate", "Coverage" and the
+    known-effect experiment on measured data, each with its jobs' records as tables;
 ``claims``
-    a claim of the paper as a record, its one table renderer and the agreement count;
+    judging the paper's claims against the results (never simulating, and imported by
+    the report only);
+``render``
+    rendering figures (one registry of names and captions) and tables, and the report
+    section on a measured dataset;
 ``report``
-    the reproduction report (Markdown and HTML);
-``layout``, ``pipeline``
-    figure names and helpers of the Snakemake workflow.
+    the reproduction report: the claims in tables, the sections, the assembly from a
+    template, HTML;
+``artifact``
+    the tooling around the results, apart from the stages: per-rule code hashes,
+    ``provenance.json``, ``make archive``.
 """

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from esize_study import archive as ar
-from esize_study import pipeline as pl
+from esize_study.artifact import archive as ar
+from esize_study.artifact import codehash as ch
 
 ROOT = Path(__file__).resolve().parents[2]
 MAKE = ["make", f"VENV={sys.prefix}", "-o", f"{sys.prefix}/.installed"]
@@ -74,9 +74,9 @@ def test_code_hash_of_sources_is_the_pipelines():
         for p in (ROOT / package).rglob("*"):
             if p.is_file():
                 files[p.relative_to(ROOT).as_posix()] = p.read_bytes()
-    assert ar.code_hash_of_sources(files) == pl.code_hash()
+    assert ar.code_hash_of_sources(files) == ch.code_hash()
     files["src/esize/_extra.py"] = b"x = 1\n"
-    assert ar.code_hash_of_sources(files) != pl.code_hash()
+    assert ar.code_hash_of_sources(files) != ch.code_hash()
 
 
 @pytest.fixture(scope="module")
@@ -214,7 +214,7 @@ def test_results_of_other_code_are_refused(checkout, tmp_path):
     assert res.returncode == 2
     assert "no results directory 'results-test'" in res.stderr
     shutil.copytree(checkout / "results-test", clone / "results-test")
-    with open(clone / "src" / "esize_study" / "provenance.py", "a") as fh:
+    with open(clone / "src" / "esize_study" / "artifact" / "provenance.py", "a") as fh:
         fh.write("# a change after the results were made\n")
     _git(clone, "commit", "-qam", "change")
     res = _make(clone, "archive", "ARCHIVE_CONFIG=config/test.yaml", timeout=300)

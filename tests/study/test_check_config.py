@@ -1,11 +1,11 @@
 """`check-config` on a user's own dataset: its name, its data path and its costs file.
 
 Every bad configuration is checked as the Makefile checks it, with
-``python -m esize_study.pipeline check-config config/config.yaml FILE`` as a
+``python -m esize_study.datasets.config check-config config/config.yaml FILE`` as a
 subprocess: exit status 2 and exactly one line on stderr naming the file (the costs
 file, or the configuration file for a problem in the configuration), the key and
 the problem. The costs file's fields are those the pipeline reads
-(:data:`esize_study.pipeline.COSTS_FIELDS`), documented alike in the schema and
+(:data:`esize_study.datasets.costs.COSTS_FIELDS`), documented alike in the schema and
 the README.
 """
 
@@ -23,8 +23,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from esize_study import pipeline as pl
-from esize_study import realdata as rd
+from esize_study.datasets import costs as dcosts
+from esize_study.datasets import settings as ds
+from esize_study.estimate import costs as ecosts
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"
@@ -43,7 +44,7 @@ COSTS = {"unit": "seconds", "sets": {"alpha": ENTRY, "beta": ENTRY}}
 def check(*files: str | Path, cwd: Path = ROOT) -> subprocess.CompletedProcess:
     """The Makefile's pre-check of the shipped configuration with ``files`` on top."""
     return subprocess.run(
-        [sys.executable, "-m", "esize_study.pipeline", "check-config", "config/config.yaml",
+        [sys.executable, "-m", "esize_study.datasets.config", "check-config", "config/config.yaml",
          *map(str, files)],
         cwd=cwd, capture_output=True, text=True, timeout=120,
     )
@@ -138,7 +139,7 @@ def test_a_yaml_costs_file_is_read(tmp_path, dataset):
 
 
 # -- the costs file: one line naming it, the key and the problem -------------------------
-REQUIRED = [keys for keys, required, _, _ in pl.COSTS_FIELDS if required]
+REQUIRED = [keys for keys, required, _, _ in dcosts.COSTS_FIELDS if required]
 
 
 @pytest.mark.parametrize("keys", REQUIRED, ids=[".".join(k) for k in REQUIRED])
@@ -295,7 +296,7 @@ def test_dataset_names_are_restricted(tmp_path, dataset, written, problem):
 
 @pytest.mark.parametrize("name", ["a", "A1", "my-benchmarks", "x86_64.v2", "2024-runs", "a.b"])
 def test_good_dataset_names_pass(tmp_path, dataset, name):
-    assert pl.dataset_name_problem(name) is None
+    assert ds.dataset_name_problem(name) is None
     res = check(config(tmp_path, name=name))
     assert (res.returncode, res.stderr) == (0, "")
 
@@ -307,9 +308,9 @@ def test_the_schema_refuses_the_same_names():
     validator = jsonschema.Draft202012Validator(names)
     for name in ("a/../b", "a..b", "{x}", "a/b", ".x", "-x", "a b", "..", ""):
         assert not validator.is_valid(name), name
-        assert pl.dataset_name_problem(name) is not None, name
+        assert ds.dataset_name_problem(name) is not None, name
     for name in ("a", "my-benchmarks", "x86_64.v2", "a.b", "A_1"):
-        assert validator.is_valid(name) and pl.dataset_name_problem(name) is None, name
+        assert validator.is_valid(name) and ds.dataset_name_problem(name) is None, name
 
 
 # -- one schema: the code, the schema and the README agree --------------------------------
@@ -327,8 +328,8 @@ def test_the_schema_names_every_field_the_code_reads():
                                          "exclusiveMinimum" in sub, sub)
         else:
             fields[(name,)] = (name in entry["required"], "exclusiveMinimum" in spec, spec)
-    assert set(fields) == {keys for keys, *_ in pl.COSTS_FIELDS}
-    for keys, required, positive, _ in pl.COSTS_FIELDS:
+    assert set(fields) == {keys for keys, *_ in dcosts.COSTS_FIELDS}
+    for keys, required, positive, _ in dcosts.COSTS_FIELDS:
         assert fields[keys][:2] == (required, positive), keys
         assert fields[keys][2]["type"] == "number" and "seconds" in fields[keys][2]["description"]
     assert "new_execution_seconds" not in yaml.safe_dump(entry)  # written by measure/, not read
@@ -349,9 +350,9 @@ def test_shipped_costs_files_and_the_readme_example_follow_the_schema(which):
     data = _example_from_readme() if which == "README" else json.loads((ROOT / which).read_text())
     defs = _defs()
     jsonschema.Draft202012Validator({**defs["costs_file"], "$defs": defs}).validate(data)
-    assert pl.costs_problem(data, list(data["sets"])) is None
+    assert dcosts.costs_problem(data, list(data["sets"])) is None
     for entry in data["sets"].values():  # and the cost model takes every entry
-        assert rd.cost_model(entry, 15).costs[0] > 0
+        assert ecosts.cost_model(entry, 15).costs[0] > 0
 
 
 @pytest.mark.parametrize("keys", REQUIRED, ids=[".".join(k) for k in REQUIRED])
@@ -363,7 +364,7 @@ def test_the_schema_refuses_what_the_check_refuses(keys):
     data = copy.deepcopy(COSTS)
     _drop(keys)(data)
     assert not validator.is_valid(data)
-    assert pl.costs_problem(data, ["alpha", "beta"])[0] == ("sets", "beta", *keys)
+    assert dcosts.costs_problem(data, ["alpha", "beta"])[0] == ("sets", "beta", *keys)
 
 
 # -- the same through Snakemake and make --------------------------------------------------

@@ -5,7 +5,9 @@ import re
 
 import pytest
 
-from esize_study import claims as cl
+from esize_study.claims import claim as cl
+from esize_study.estimate import rates as erates
+from esize_study.report import claim_tables
 
 
 def _claims():
@@ -34,7 +36,7 @@ def test_tally_counts_records_not_text():
 
 
 def test_render_table_is_one_markdown_table():
-    text = cl.render_table(_claims())
+    text = claim_tables.render_table(_claims())
     lines = text.splitlines()
     assert re.match(r"^\| figure +\| claim +\| paper +\| ours +\| MC error +\| rule +\| "
                     r"verdict +\|$", lines[0])
@@ -42,16 +44,16 @@ def test_render_table_is_one_markdown_table():
     assert "a \\| b" in text  # a pipe inside a cell does not split it
     # constant rules and empty MC errors are left out
     same = [cl.Claim(f"b.{i}", "t", f"s{i}", "1", "1", "equal", cl.AGREE) for i in range(3)]
-    head = cl.render_table(same, first="table").splitlines()[0]
+    head = claim_tables.render_table(same, first="table").splitlines()[0]
     assert "rule" not in head and "MC error" not in head and head.startswith("| table")
 
 
 def test_notes_list_what_does_not_agree():
-    notes = cl.render_notes(_claims(), "see the figure.")
+    notes = claim_tables.render_notes(_claims(), "see the figure.")
     assert "*grows* (partly): few sizes" in notes
     assert "*a | b* (disagree): see the figure." in notes
     assert "rate tends" not in notes and "not a claim" not in notes
-    assert cl.render_notes(_claims()[:1]) == ""
+    assert claim_tables.render_notes(_claims()[:1]) == ""
 
 
 def test_json_round_trip(tmp_path):
@@ -130,14 +132,14 @@ def test_bands_no_longer_accept_what_the_old_tolerances_did():
 
 def test_wilson_interval_solves_the_score_equation_and_stays_open_at_zero():
     for p, n in ((0.05, 1000), (0.5, 40), (0.97, 300)):
-        lo, hi = cl.proportion_interval(p, n)
+        lo, hi = erates.proportion_interval(p, n)
         assert lo < p < hi
         for end in (lo, hi):  # (p - end)^2 = z^2 end (1 - end) / n
-            assert (p - end) ** 2 == pytest.approx(cl.Z**2 * end * (1 - end) / n)
-    lo, hi = cl.proportion_interval(0.0, 1000)
+            assert (p - end) ** 2 == pytest.approx(erates.Z**2 * end * (1 - end) / n)
+    lo, hi = erates.proportion_interval(0.0, 1000)
     assert lo == 0.0 and hi == pytest.approx(4 / 1004)  # z^2 / (n + z^2)
-    assert all(math.isnan(x) for x in cl.proportion_interval(0.5, 0))
-    assert cl.normal_interval(1.0, 0.1) == pytest.approx((0.8, 1.2))
+    assert all(math.isnan(x) for x in erates.proportion_interval(0.5, 0))
+    assert erates.normal_interval(1.0, 0.1) == pytest.approx((0.8, 1.2))
 
 
 def test_decide_from_the_interval_estimate():
@@ -148,8 +150,8 @@ def test_decide_from_the_interval_estimate():
     assert cl.decide((math.nan, math.nan), b) == cl.UNDECIDED
     # "under 0.1 %" from 0 alarms in 1000 comparisons cannot be decided; in 10,000 it can
     under = cl.band("under", "0.1")
-    assert cl.decide(cl.proportion_interval(0.0, 1000), under) == cl.UNDECIDED
-    assert cl.decide(cl.proportion_interval(0.0, 10000), under) == cl.AGREE
+    assert cl.decide(erates.proportion_interval(0.0, 1000), under) == cl.UNDECIDED
+    assert cl.decide(erates.proportion_interval(0.0, 10000), under) == cl.AGREE
     # a point (no Monte Carlo error) always decides, an open end excludes itself
     assert cl.decide((0.02, 0.02), cl.band("under", "2")) == cl.DISAGREE
     assert cl.decide((0.02, 0.02), cl.band("at most", "2")) == cl.AGREE
@@ -165,7 +167,7 @@ def test_combine_parts():
 
 
 def test_rules_markdown_is_generated_from_the_rules():
-    text = cl.rules_markdown()
+    text = claim_tables.rules_markdown()
     for words, rule in cl.QUALIFIERS.values():
         assert rule in text and words in text
     assert "nearly 60 % -> 50-60 %" in text and "under 0.1 % -> < 0.1 %" in text
@@ -175,12 +177,12 @@ def test_rules_markdown_is_generated_from_the_rules():
 def test_parts_widen_their_intervals_so_a_claim_is_as_sure_as_one_interval():
     from scipy.special import ndtr
 
-    assert cl.z_for(1) == cl.Z
-    zs = [cl.z_for(m) for m in (2, 10, 500)]
+    assert erates.z_for(1) == erates.Z
+    zs = [erates.z_for(m) for m in (2, 10, 500)]
     assert zs == sorted(zs) and zs[1] == pytest.approx(2.837, abs=1e-3)
     for m, z in zip((2, 10, 500), zs):  # m parts together miss as often as one +-2 SE interval
-        assert m * 2 * ndtr(-z) == pytest.approx(2 * ndtr(-cl.Z))
+        assert m * 2 * ndtr(-z) == pytest.approx(2 * ndtr(-erates.Z))
     # one benchmark at 93.5 % of 10,000 is "under 94 %" alone, undecided among ten
     p, n, over94 = 0.935, 10000, cl.band("over", "94")
-    assert cl.decide(cl.proportion_interval(p, n), over94) == cl.DISAGREE
-    assert cl.decide(cl.proportion_interval(p, n, cl.z_for(10)), over94) == cl.UNDECIDED
+    assert cl.decide(erates.proportion_interval(p, n), over94) == cl.DISAGREE
+    assert cl.decide(erates.proportion_interval(p, n, erates.z_for(10)), over94) == cl.UNDECIDED

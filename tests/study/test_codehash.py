@@ -1,4 +1,4 @@
-"""Per-rule code hashes (esize_study.codehash, the rules' ``code`` params).
+"""Per-rule code hashes (esize_study.artifact.codehash, the rules' ``code`` params).
 
 Unit tests of the import closure and of the normalised hash, on the repository's
 scripts and on small packages made here; then, end to end, the tiny pipeline run in a
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from esize_study import codehash as ch
+from esize_study.artifact import codehash as ch
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = ROOT / "workflow" / "scripts"
@@ -42,26 +42,39 @@ def _modules(script: str, **kw) -> set[str]:
 
 # -- the closure of the repository's scripts -----------------------------------------
 @pytest.mark.parametrize("script", ["fa_figures.py", "cov_figures.py"])
-def test_figure_scripts_do_not_import_the_coverage_or_known_effect_simulations(script):
+def test_figure_scripts_do_not_import_the_simulations_or_the_claims(script):
     mods = _modules(script)
-    assert {"esize_study.figures", "esize_study.layout", "esize_study.pipeline"} <= mods
-    assert not mods & {"esize_study.coverage", "esize_study.knowneffect",
-                       "esize_study.standin", "esize_study.realdata"}
-    # esize_study.figures imports falsealarm (contour, rates_at), which imports the
-    # engine: code of the figure jobs, so an edit of the engine redraws the figures
-    assert "esize_study.falsealarm" in mods
+    assert {"esize_study.render.figures", "esize_study.render.registry",
+            "esize_study.datasets.files"} <= mods
+    # the figures read the simulations' tables (estimate.rates: contour, rates_at;
+    # coverage.validation: the validation table), never the simulations: an edit of the
+    # engine or of a simulation redraws no figure by itself
+    assert not {m for m in mods if m.startswith(("esize_study.engine", "esize_study.claims",
+                                                  "esize_study.knowneffect",
+                                                  "esize_study.datasets.standin"))}
+    assert not mods & {"esize_study.falsealarm.simulate", "esize_study.coverage.model",
+                       "esize_study.datasets.measured", "esize_study.report.sections"}
 
 
 @pytest.mark.parametrize("script", ["fa_simulate.py", "fa_validate.py", "cov_simulate.py",
-                                    "cov_validate.py", "known_effect_simulate.py"])
+                                    "cov_validate.py", "known_effect_simulate.py",
+                                    "fa_shape_check.py"])
 def test_simulation_scripts_do_not_import_figures_claims_or_report(script):
     mods = _modules(script)
-    assert {"esize_study.engine", "esize_study._kernels"} <= mods
-    assert not mods & {"esize_study.figures", "esize_study.figures_coverage",
-                       "esize_study.layout", "esize_study.report", "esize_study.claims",
-                       "esize_study.fa_claims", "esize_study.cov_claims",
-                       "esize_study.provenance"}
+    assert {"esize_study.engine.resampling", "esize_study.engine._kernels"} <= mods
+    assert not {m for m in mods if m.startswith(("esize_study.render", "esize_study.claims",
+                                                  "esize_study.report", "esize_study.artifact"))}
     assert not any(m.startswith(("esize.cli", "esize.readers")) for m in mods)
+
+
+@pytest.mark.parametrize("script", ["fa_report.py", "cov_report.py", "report.py"])
+def test_claim_scripts_run_no_simulation(script):
+    # the binary-shape check is a rule of its own (fa_shape_check.json)
+    mods = _modules(script)
+    assert "esize_study.claims.claim" in mods
+    assert not {m for m in mods if m.startswith(("esize_study.engine", "esize_study.falsealarm",
+                                                  "esize_study.coverage.model",
+                                                  "esize_study.knowneffect"))}
 
 
 def test_each_simulation_family_leaves_out_the_other():
@@ -69,36 +82,46 @@ def test_each_simulation_family_leaves_out_the_other():
     assert "esize_study.falsealarm" not in _modules("cov_validate.py")
     assert "esize_study.coverage" not in _modules("fa_simulate.py")
     assert "esize_study.coverage" not in _modules("fa_validate.py")
+    # the tables of a family do not run its simulation
+    assert "esize_study.coverage.model" not in _modules("cov_table.py")
+    assert "esize_study.falsealarm.simulate" not in _modules("fa_table.py")
+    assert "esize_study.knowneffect.simulate" not in _modules("known_effect_table.py")
 
 
 def test_closure_has_the_script_the_package_inits_and_the_c_source():
     files = ch.closure(SCRIPTS / "cov_simulate.py")
     assert {"script/cov_simulate.py", "esize/__init__.py", "esize_study/__init__.py",
-            "esize_study/coverage.py", "esize_study/engine.py", "esize_study/_kernels.py",
-            "esize_study/_gather.c"} <= set(files)
-    assert files["esize_study/_gather.c"] == (ROOT / "src" / "esize_study" / "_gather.c")
+            "esize_study/coverage/__init__.py", "esize_study/coverage/model.py",
+            "esize_study/engine/__init__.py", "esize_study/engine/seeds.py",
+            "esize_study/engine/_kernels.py", "esize_study/engine/_gather.c"} <= set(files)
+    assert files["esize_study/engine/_gather.c"] == (
+        ROOT / "src" / "esize_study" / "engine" / "_gather.c")
     # _gather.c is there because _kernels names it: not in a closure without _kernels
-    assert "esize_study/_gather.c" not in ch.closure(SCRIPTS / "ingest.py")
+    assert "esize_study/engine/_gather.c" not in ch.closure(SCRIPTS / "ingest.py")
+    # the report's template is there because report.assemble names it
+    assert "esize_study/report/report.md.j2" in ch.closure(SCRIPTS / "report.py")
+    assert "esize_study/report/report.md.j2" not in ch.closure(SCRIPTS / "fa_report.py")
 
 
 def test_lazily_imported_modules_are_found():
-    # realdata imports knowneffect inside functions only
-    src = (ROOT / "src" / "esize_study" / "realdata.py").read_text()
-    assert not re.search(r"(?m)^from \. import knowneffect|^from \.knowneffect", src)
-    assert "esize_study.knowneffect" in _modules("measured_report.py")
+    # the library's _intervals imports its quantile table inside a function only
+    src = (ROOT / "src" / "esize" / "_intervals.py").read_text()
+    assert not re.search(r"(?m)^from \._qtable|^from \. import _qtable", src)
+    assert re.search(r"(?m)^    from \._qtable import", src)
+    assert "esize._qtable" in _modules("cov_simulate.py")
 
 
 def test_notebooks_imports_are_followed(tmp_path):
     nb = tmp_path / "n.ipynb"
-    cells = [{"cell_type": "markdown", "source": ["import esize_study.figures\n"]},
+    cells = [{"cell_type": "markdown", "source": ["import esize_study.render.figures\n"]},
              {"cell_type": "code", "source": ["%matplotlib inline\n", "!ls\n",
-                                              "from esize_study import standin\n"]}]
+                                              "from esize_study.datasets import standin\n"]}]
     nb.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4,
                               "nbformat_minor": 5}))
     mods = _modules("notebook_html.py", follow=[nb])
-    assert "esize_study.standin" in mods
-    assert "esize_study.figures" not in mods  # a markdown cell runs nothing
-    assert "esize_study.standin" not in _modules("notebook_html.py")
+    assert "esize_study.datasets.standin" in mods
+    assert "esize_study.render.figures" not in mods  # a markdown cell runs nothing
+    assert "esize_study.datasets.standin" not in _modules("notebook_html.py")
 
 
 # -- the closure on packages made here ------------------------------------------------
@@ -209,9 +232,9 @@ def test_comments_docstrings_and_layout_do_not_count_code_does(tmp_path, edit, s
 
 
 def test_repository_modules_normalise_without_comments_and_docstrings(tmp_path):
-    for name in ("figures.py", "engine.py"):
+    for name in ("render/figures.py", "engine/resampling.py"):
         original = (ROOT / "src" / "esize_study" / name).read_text()
-        copy = tmp_path / name
+        copy = tmp_path / Path(name).name
         copy.write_text(original + "\n# restyled\n")
         assert ch.normalised(copy) == ch.normalised(ROOT / "src" / "esize_study" / name)
         copy.write_text(original + "\n_RESTYLED = True\n")
@@ -314,7 +337,7 @@ def done(tmp_path_factory) -> tuple[Path, dict[str, int]]:
 def test_the_copy_hashes_its_own_sources(done):
     tree, _ = done
     res = subprocess.run(
-        [sys.executable, "-c", "from esize_study import codehash as ch; "
+        [sys.executable, "-c", "from esize_study.artifact import codehash as ch; "
                                "print(*ch.package_roots().values())"],
         cwd=tree, env=_env(tree), capture_output=True, text=True, check=True)
     assert res.stdout.split() == [str((tree / "src" / p).resolve()) for p in ch.PACKAGES]
@@ -323,9 +346,9 @@ def test_the_copy_hashes_its_own_sources(done):
 @pytest.mark.slow
 def test_comment_and_docstring_edits_run_no_simulation(done):
     tree, _ = done
-    figures = tree / "src" / "esize_study" / "figures.py"
+    figures = tree / "src" / "esize_study" / "render" / "figures.py"
     library = tree / "src" / "esize" / "_intervals.py"
-    engine = tree / "src" / "esize_study" / "engine.py"
+    engine = tree / "src" / "esize_study" / "engine" / "resampling.py"
     with (_edited(figures, _append("\n# restyled: a comment\n")),
           _edited(library, _append("\n# a comment in the library\n")),
           _edited(engine, lambda s: s.replace('"""', '"""Edited docstring. ', 1))):
@@ -338,7 +361,7 @@ def test_comment_and_docstring_edits_run_no_simulation(done):
 @pytest.mark.slow
 def test_figure_code_edit_redraws_the_figures_only(done):
     tree, ran = done
-    with _edited(tree / "src" / "esize_study" / "figures_coverage.py",
+    with _edited(tree / "src" / "esize_study" / "render" / "figures_coverage.py",
                  _append("\n_RESTYLED = True\n")):
         jobs = _dry_run(tree)
     assert jobs.get("cov_figures") == ran["cov_figures"]
@@ -347,9 +370,11 @@ def test_figure_code_edit_redraws_the_figures_only(done):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("module, family, other", [
-    ("coverage.py", COV_SIMULATIONS | {"cov_table", "cov_report", "cov_figures"},
-     FA_SIMULATIONS | {"known_effect_simulate", "fa_table", "fa_report", "fa_figures"}),
-    ("falsealarm.py", FA_SIMULATIONS | {"known_effect_simulate", "fa_table", "fa_report"},
+    ("coverage/model.py", COV_SIMULATIONS | {"cov_table", "cov_report", "cov_figures"},
+     FA_SIMULATIONS | {"known_effect_simulate", "fa_table", "fa_report", "fa_figures",
+                       "fa_shape_check"}),
+    ("falsealarm/simulate.py", FA_SIMULATIONS | {"known_effect_simulate", "fa_shape_check",
+                                                 "fa_table", "fa_report"},
      COV_SIMULATIONS | {"cov_table", "cov_report"}),
 ])
 def test_simulation_code_edit_reruns_its_family_only(done, module, family, other):

@@ -8,9 +8,16 @@ import pytest
 from scipy import stats
 
 from esize import critical_value
-from esize_study import cov_claims, engine
-from esize_study import coverage as cv
-from esize_study.claims import AGREE, CONTEXT, DISAGREE, PARTLY, UNDECIDED
+from esize_study.claims import coverage as cov_claims
+from esize_study.claims.claim import AGREE, CONTEXT, DISAGREE, PARTLY, UNDECIDED
+from esize_study.coverage import model as cv
+from esize_study.coverage import records as cvrec
+from esize_study.coverage import validation as cvval
+from esize_study.engine import seeds as eseeds
+from esize_study.estimate import coverage as ecov
+from esize_study.render import registry
+from esize_study.render import validation as rval
+from esize_study.report import sections as rsections
 
 MODEL = cv.Model((0.02**2, 0.05**2, 0.04**2), 0.95)
 
@@ -54,37 +61,37 @@ def test_claims_verdicts():
     assert grid.verdict == AGREE
     falls = next(c for c in claims if c.statement.startswith("asymptotic, one binary: coverage falls"))
     assert falls.verdict == AGREE
-    text = cov_claims.render(claims, _claims_table())
-    assert text.startswith("## Coverage") and re.search(r"^\| fCOVGrid +\|", text, re.M)
+    text = registry.section("coverage", rsections.coverage_section(claims, _claims_table()))
+    assert text.startswith("## Coverage (Figures fCOV,") and re.search(r"^\| fCOVGrid +\|", text, re.M)
 
 
 def test_validation_table_pairs_experiments():
     cells = [cv.CellSpec("fCOV", 3, 2, 3, 20, cv.PARAMETRIC, ("RRR",), 30, mode=m, block=10,
                          keep=True, paired=m == "exact") for m in ("approx", "exact")]
-    f = cv.intervals_frame(cv.simulate_cells(MODEL, cells, seed=1, bench_id=1), "b")
-    t = cov_claims.validation_table(f)
+    f = cvrec.intervals_frame(cv.simulate_cells(MODEL, cells, seed=1, bench_id=1), "b")
+    t = cvval.validation_table(f)
     assert set(t["comparison"]) == {"paired", "independent"}
     assert set(t[t["comparison"] == "paired"]["method"]) == {"bootstrap"}
     assert (t["n"] == 20).all()
-    assert "Approximate against exact" in cov_claims.validation_summary(f)
+    assert "Approximate against exact" in rval.coverage_validation(f)
 
 
 def test_model_coverage_is_exact():
     q = critical_value(0.05)
     # equal weights (ratio 1): the pivot is t with 2 (k - 1) degrees of freedom
     for k in (3, 5, 15):
-        assert cov_claims.model_coverage(k, q, 1.0) == pytest.approx(
+        assert ecov.model_coverage(k, q, 1.0) == pytest.approx(
             2 * stats.t.cdf(q, 2 * (k - 1)) - 1, abs=1e-6)
-        assert cov_claims.one_sample_coverage(k, q) == pytest.approx(
+        assert ecov.one_sample_coverage(k, q) == pytest.approx(
             2 * stats.t.cdf(q, k - 1) - 1, abs=1e-12)
     # the ratio of two systems at 15 binaries: 94.0 %, not the one-sample 93.0 %
-    assert cov_claims.model_coverage(15, q, 0.95) == pytest.approx(0.93996, abs=1e-5)
-    assert cov_claims.one_sample_coverage(15, q) == pytest.approx(0.92979, abs=1e-5)
+    assert ecov.model_coverage(15, q, 0.95) == pytest.approx(0.93996, abs=1e-5)
+    assert ecov.one_sample_coverage(15, q) == pytest.approx(0.92979, abs=1e-5)
     # the asymptotic interval (t quantile with k - 1 df) at 3 binaries: "about 99 %"
-    assert cov_claims.model_coverage(3, critical_value(0.05, 2)) == pytest.approx(0.98736,
+    assert ecov.model_coverage(3, critical_value(0.05, 2)) == pytest.approx(0.98736,
                                                                                   abs=1e-5)
     with pytest.raises(ValueError):
-        cov_claims.model_coverage(1, q)
+        ecov.model_coverage(1, q)
 
 
 def test_model_coverage_matches_the_simulation():
@@ -92,12 +99,12 @@ def test_model_coverage_matches_the_simulation():
     lower levels (here large ones) change nothing."""
     model = cv.Model((0.02**2, 0.08**2, 0.3**2), 0.95)
     cell = cv.CellSpec("fCOV", 15, 5, 4, 40000, methods=("normal",), block=10000)
-    recs = cv.simulate_cells(model, [cell], seed=5, bench_id=engine.bench_id("theory"))
+    recs = cv.simulate_cells(model, [cell], seed=5, bench_id=eseeds.bench_id("theory"))
     n = sum(r["n"] for r in recs)
     p = sum(r["covered"] for r in recs) / n
-    exact = cov_claims.model_coverage(15, critical_value(0.05), 0.95)
+    exact = ecov.model_coverage(15, critical_value(0.05), 0.95)
     assert abs(p - exact) <= 3 * math.sqrt(exact * (1 - exact) / n)
-    assert p > cov_claims.one_sample_coverage(15, critical_value(0.05))
+    assert p > ecov.one_sample_coverage(15, critical_value(0.05))
 
 
 def _one(method, k, cov, n=10000, bench="FFT NA OPT"):

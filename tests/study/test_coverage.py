@@ -6,7 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from esize_study import coverage as cv
+from esize import EsizeError
+from esize_study.coverage import model as cv
+from esize_study.coverage import records as cvrec
 
 MODEL = cv.Model((0.02**2, 0.05**2, 0.04**2), 0.95)
 
@@ -22,7 +24,7 @@ CELLS = [
 
 
 def _counts(records):
-    return cv.summarise(records, "b").reset_index(drop=True)
+    return cvrec.summarise(records, "b").reset_index(drop=True)
 
 
 def test_shards_and_jobs_do_not_change_numbers():
@@ -34,16 +36,16 @@ def test_shards_and_jobs_do_not_change_numbers():
     for other in (_counts(sharded), _counts(parallel)):
         pd.testing.assert_frame_equal(other, ref)
     # per-experiment intervals too
-    a = cv.intervals_frame(cv.simulate_cells(MODEL, CELLS[-1:], seed=5, bench_id=1), "b")
-    b = cv.intervals_frame(sharded, "b")
+    a = cvrec.intervals_frame(cv.simulate_cells(MODEL, CELLS[-1:], seed=5, bench_id=1), "b")
+    b = cvrec.intervals_frame(sharded, "b")
     pd.testing.assert_frame_equal(a, b)
 
 
 def test_seed_and_benchmark_change_numbers():
     cell = [cv.CellSpec("fCOV", 3, 4, 5, 400, block=400, keep=True)]
-    a = cv.intervals_frame(cv.simulate_cells(MODEL, cell, seed=5, bench_id=1), "b")
-    b = cv.intervals_frame(cv.simulate_cells(MODEL, cell, seed=6, bench_id=1), "b")
-    c = cv.intervals_frame(cv.simulate_cells(MODEL, cell, seed=5, bench_id=2), "b")
+    a = cvrec.intervals_frame(cv.simulate_cells(MODEL, cell, seed=5, bench_id=1), "b")
+    b = cvrec.intervals_frame(cv.simulate_cells(MODEL, cell, seed=6, bench_id=1), "b")
+    c = cvrec.intervals_frame(cv.simulate_cells(MODEL, cell, seed=5, bench_id=2), "b")
     assert not np.allclose(a["lower"], b["lower"]) and not np.allclose(a["lower"], c["lower"])
 
 
@@ -51,16 +53,16 @@ def test_model_from_estimates_uses_relative_units():
     m = cv.Model.from_estimates([4.0, 9.0, 16.0], 200.0, 0.9)
     assert m.variances == pytest.approx((1e-4, 2.25e-4, 4e-4))
     assert m.ratio == 0.9
-    with pytest.raises(cv.EsizeError):
+    with pytest.raises(EsizeError):
         cv.Model.from_estimates([1.0, 2.0], 1.0)
 
 
 def test_cells_are_checked():
-    with pytest.raises(cv.EsizeError):
+    with pytest.raises(EsizeError):
         cv.CellSpec("fCOVR", 2, 5, 5, 10)
-    with pytest.raises(cv.EsizeError):
+    with pytest.raises(EsizeError):
         cv.CellSpec("fCOVR", 1, 5, 5, 10, (), ("RRN",))
-    with pytest.raises(cv.EsizeError):
+    with pytest.raises(EsizeError):
         cv.CellSpec("fCOV", 1, 5, 5, 10)
 
 
@@ -88,7 +90,7 @@ def test_drawn_statistics_have_the_exact_distribution(two_level):
 def test_parametric_shortcut_matches_simulated_measurements():
     cells = [cv.CellSpec(exp, k, 3, 4, 6000, mode=mode, block=3000)
              for exp, k in (("fCOV", 3), ("fCOVR", 1)) for mode in ("approx", "exact")]
-    c = cv.summarise(cv.simulate_cells(MODEL, cells, seed=1, bench_id=7), "b")
+    c = cvrec.summarise(cv.simulate_cells(MODEL, cells, seed=1, bench_id=7), "b")
     for (exp, method), g in c.groupby(["experiment", "method"]):
         p = dict(zip(g["mode"], g["covered"] / g["n"]))
         se = math.sqrt(2 * p["exact"] * (1 - p["exact"]) / 6000)
@@ -100,7 +102,7 @@ def test_asymptotic_and_normal_coverage_follow_theory():
     # 99 % with 3 binaries; the normal quantile under-covers (about 88 %).
     cells = [cv.CellSpec("fCOV", 3, 100, 100, 20000, block=20000),
              cv.CellSpec("fCOV", 60, 100, 100, 20000, block=20000)]
-    c = cv.summarise(cv.simulate_cells(MODEL, cells, seed=2, bench_id=0), "b")
+    c = cvrec.summarise(cv.simulate_cells(MODEL, cells, seed=2, bench_id=0), "b")
     cov = {(r.binaries, r.method): r.covered / r.n for r in c.itertuples()}
     assert cov[(3, "asymptotic")] == pytest.approx(0.987, abs=0.004)
     assert cov[(3, "normal")] == pytest.approx(0.878, abs=0.008)
@@ -112,7 +114,7 @@ def test_approximate_bootstrap_matches_exact_on_the_same_experiments():
                        block=30, keep=True, paired=True)
     two = cv.CellSpec("fCOVR", 1, 6, 8, 60, (), ("RRR",), 2000, mode="exact", block=30,
                       keep=True, paired=True)
-    f = cv.intervals_frame(cv.simulate_cells(MODEL, [cell, two], seed=3, bench_id=1), "b")
+    f = cvrec.intervals_frame(cv.simulate_cells(MODEL, [cell, two], seed=3, bench_id=1), "b")
     for key, g in f.groupby(["experiment", "scheme"]):
         ex = g[g["mode"] == "exact"].sort_values("index")
         pa = g[g["mode"] == "paired"].sort_values("index")
@@ -124,8 +126,8 @@ def test_approximate_bootstrap_matches_exact_on_the_same_experiments():
 def test_coverage_rows_follow_the_contract():
     cells = [cv.CellSpec("fCOV", 3, 4, 5, 30, block=10),
              cv.CellSpec("fCOVR", 1, 4, 5, 30, (), ("RRR",), 20, block=10)]
-    rows = cv.coverage_rows(cv.summarise(cv.simulate_cells(MODEL, cells, seed=1, bench_id=1), "b"))
-    frame = pd.DataFrame(rows, columns=cv.CSV_COLUMNS)
+    rows = cvrec.coverage_rows(cvrec.summarise(cv.simulate_cells(MODEL, cells, seed=1, bench_id=1), "b"))
+    frame = pd.DataFrame(rows, columns=cvrec.CSV_COLUMNS)
     assert set(frame["method"]) == {"asymptotic", "normal", "bootstrap"}
     assert set(frame.loc[frame["method"] != "bootstrap", "scheme"]) == {"-"}
     assert (frame.loc[frame["experiment"] == "fCOVR", "binaries"] == 1).all()

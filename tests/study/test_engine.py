@@ -3,9 +3,12 @@
 import numpy as np
 import pytest
 
-from esize_study import _kernels, engine
-from esize_study import coverage as cv
-from esize_study import falsealarm as fa
+from esize_study.coverage import model as cv
+from esize_study.engine import _kernels, resampling
+from esize_study.engine import seeds as eseeds
+from esize_study.engine import tasks as etasks
+from esize_study.falsealarm import records as farec
+from esize_study.falsealarm import simulate as fa
 
 
 def _stats():
@@ -25,47 +28,47 @@ def _flat(records):
 
 
 def test_bench_id_is_stable_and_order_free():
-    assert engine.bench_id("FFT NA OPT") == engine.bench_id("FFT NA OPT")
-    assert engine.bench_id("FFT NA OPT") != engine.bench_id("FFT NA")
-    assert 0 <= engine.bench_id("x") < 2**32
+    assert eseeds.bench_id("FFT NA OPT") == eseeds.bench_id("FFT NA OPT")
+    assert eseeds.bench_id("FFT NA OPT") != eseeds.bench_id("FFT NA")
+    assert 0 <= eseeds.bench_id("x") < 2**32
     # the value is part of the seed layout: changing it would change every number
-    assert engine.bench_id("FFT") == int.from_bytes(
+    assert eseeds.bench_id("FFT") == int.from_bytes(
         __import__("hashlib").sha256(b"FFT").digest()[:4], "little")
 
 
 def test_generator_depends_on_every_part_of_the_key():
-    base = engine.generator(1, 2, (3, 4), 5, 0).random(4)
-    np.testing.assert_array_equal(base, engine.generator(1, 2, (3, 4), 5, 0).random(4))
-    for other in (engine.generator(9, 2, (3, 4), 5, 0), engine.generator(1, 9, (3, 4), 5, 0),
-                  engine.generator(1, 2, (3, 9), 5, 0), engine.generator(1, 2, (3, 4), 9, 0),
-                  engine.generator(1, 2, (3, 4), 5, 1)):
+    base = eseeds.generator(1, 2, (3, 4), 5, 0).random(4)
+    np.testing.assert_array_equal(base, eseeds.generator(1, 2, (3, 4), 5, 0).random(4))
+    for other in (eseeds.generator(9, 2, (3, 4), 5, 0), eseeds.generator(1, 9, (3, 4), 5, 0),
+                  eseeds.generator(1, 2, (3, 9), 5, 0), eseeds.generator(1, 2, (3, 4), 9, 0),
+                  eseeds.generator(1, 2, (3, 4), 5, 1)):
         assert not np.array_equal(base, other.random(4))
 
 
 def test_percentile_interval_takes_replicates():
     r = np.arange(1.0, 101.0)[None, :].repeat(2, axis=0)
-    lo, hi = engine.percentile_interval(r, 0.1)
+    lo, hi = resampling.percentile_interval(r, 0.1)
     np.testing.assert_array_equal(lo, [5.0, 5.0])
     np.testing.assert_array_equal(hi, [95.0, 95.0])
 
 
 def test_tasks_for_lists_every_block_in_order():
-    tasks = engine.tasks_for(["a", "bb", "ccc"], len)
+    tasks = etasks.tasks_for(["a", "bb", "ccc"], len)
     assert tasks == [("a", 0), ("bb", 0), ("bb", 1), ("ccc", 0), ("ccc", 1), ("ccc", 2)]
 
 
 def _block(cell, block):
-    g = engine.generator(3, 1, (len(cell),), block, 0)
+    g = eseeds.generator(3, 1, (len(cell),), block, 0)
     return [{"cell": cell, "block": block, "x": g.random(3)}]
 
 
 @pytest.mark.parametrize("cost", [None, len])
 def test_run_tasks_is_independent_of_jobs_shards_and_batching(cost):
     cells = ["a", "bb", "ccc", "dddd"]
-    ref = engine.run_tasks(_block, cells, len)
-    assert [(r["cell"], r["block"]) for r in ref] == engine.tasks_for(cells, len)
-    par = engine.run_tasks(_block, cells, len, n_jobs=2, cost=cost)
-    sharded = [r for i in range(3) for r in engine.run_tasks(_block, cells, len, shard=(i, 3))]
+    ref = etasks.run_tasks(_block, cells, len)
+    assert [(r["cell"], r["block"]) for r in ref] == etasks.tasks_for(cells, len)
+    par = etasks.run_tasks(_block, cells, len, n_jobs=2, cost=cost)
+    sharded = [r for i in range(3) for r in etasks.run_tasks(_block, cells, len, shard=(i, 3))]
     assert _flat(par) == _flat(ref) == _flat(sharded)
     # parallel runs keep the task order
     assert [(r["cell"], r["block"]) for r in par] == [(r["cell"], r["block"]) for r in ref]
@@ -75,11 +78,11 @@ def test_false_alarm_results_do_not_depend_on_jobs_or_shards():
     st = _stats()
     cells = [fa.CellSpec("binaries", 2, 25, 20, ("RRR", "FLAT")),
              fa.CellSpec("executions", 3, 25, 20)]
-    ref = fa.simulate_cells(st, cells, seed=4, bench_id=engine.bench_id("b"), block_size=10)
-    par = fa.simulate_cells(st, cells, seed=4, bench_id=engine.bench_id("b"), block_size=10,
+    ref = fa.simulate_cells(st, cells, seed=4, bench_id=eseeds.bench_id("b"), block_size=10)
+    par = fa.simulate_cells(st, cells, seed=4, bench_id=eseeds.bench_id("b"), block_size=10,
                             n_jobs=2)
     sharded = [r for i in range(2) for r in fa.simulate_cells(
-        st, cells, seed=4, bench_id=engine.bench_id("b"), block_size=10, shard=(i, 2))]
+        st, cells, seed=4, bench_id=eseeds.bench_id("b"), block_size=10, shard=(i, 2))]
     assert _flat(par) == _flat(ref) == _flat(sharded)
 
 
@@ -101,16 +104,16 @@ def test_block_split_changes_the_draws_but_keeps_the_layout():
     cell = [fa.CellSpec("binaries", 2, 30, 20, ("RRR",))]
     for size in (7, 10, 30):
         recs = fa.simulate_cells(st, cell, seed=4, bench_id=1, block_size=size)
-        frame = fa.records_to_frame(recs, "b")
+        frame = farec.records_to_frame(recs, "b")
         for _, g in frame.groupby(["method", "scheme"]):
             assert sorted(g["comparison"]) == list(range(30))
 
 
 def _direct_sums(values, resamples, rng):
-    """The sums of :func:`engine.resampled_sums` by a second route: decode every code
+    """The sums of :func:`resampling.resampled_sums` by a second route: decode every code
     into its units and add the values of those units one by one."""
     c, u = values[0].shape
-    g = engine.group_size(u, resamples)
+    g = resampling.group_size(u, resamples)
     full, rem = divmod(u, g)
     codes = rng.integers(0, u**g, size=(c, resamples, full + (rem > 0)),
                          dtype=np.uint16 if u**g <= 1 << 16 else np.uint32).astype(np.int64)
@@ -136,7 +139,7 @@ def _direct_sums(values, resamples, rng):
 def test_resampled_sums_agree_with_unit_by_unit_draws(u, nvalues):
     rng = np.random.default_rng(u * 10 + nvalues)
     values = [rng.lognormal(0, 1, (7, u)) for _ in range(nvalues)]
-    got = engine.resampled_sums(values, 300, np.random.default_rng(5))
+    got = resampling.resampled_sums(values, 300, np.random.default_rng(5))
     want = _direct_sums(values, 300, np.random.default_rng(5))
     assert len(got) == nvalues
     for a, b in zip(got, want):
@@ -175,13 +178,13 @@ def test_compiled_and_numpy_sums_are_bit_identical(dtype, m, full, mr):
 
 def test_without_a_compiler_the_numpy_route_gives_the_same_sums(monkeypatch, tmp_path):
     values = [np.random.default_rng(3).lognormal(0, 1, (6, u)) for u in (7, 7, 7)]
-    with_loop = engine.resampled_sums(values, 200, np.random.default_rng(9))
+    with_loop = resampling.resampled_sums(values, 200, np.random.default_rng(9))
     monkeypatch.setenv("CC", str(tmp_path / "no-such-compiler"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     _kernels._compiled.cache_clear()
     try:
         assert _kernels._compiled() is None
-        without = engine.resampled_sums(values, 200, np.random.default_rng(9))
+        without = resampling.resampled_sums(values, 200, np.random.default_rng(9))
     finally:
         monkeypatch.undo()
         _kernels._compiled.cache_clear()
@@ -195,7 +198,7 @@ def test_resampled_sums_have_the_bootstrap_moments(u):
     # u * (population variance of v); 20,000 replicates make both checks sharp
     rng = np.random.default_rng(u)
     v = rng.normal(10, 2, (3, u))
-    (s,) = engine.resampled_sums([v], 20_000, np.random.default_rng(1))
+    (s,) = resampling.resampled_sums([v], 20_000, np.random.default_rng(1))
     mean, var = v.mean(axis=1), v.var(axis=1)
     se = np.sqrt(u * var / 20_000)
     assert np.all(np.abs(s.mean(axis=1) - u * mean) < 5 * se)
@@ -203,19 +206,19 @@ def test_resampled_sums_have_the_bootstrap_moments(u):
 
 
 def test_group_size_balances_tables_and_draws():
-    assert engine.group_size(1, 1000) == 1
-    assert engine.group_size(2, 1000) == 2  # one code picks both units
+    assert resampling.group_size(1, 1000) == 1
+    assert resampling.group_size(2, 1000) == 2  # one code picks both units
     for u in range(1, 130):
-        g = engine.group_size(u, 1000)
-        assert 1 <= g <= u and (g == 1 or u**g <= engine.GROUP_ENTRIES)
-    assert engine.group_size(100, 1000) == 1  # 100**2 entries would not fit
+        g = resampling.group_size(u, 1000)
+        assert 1 <= g <= u and (g == 1 or u**g <= resampling.GROUP_ENTRIES)
+    assert resampling.group_size(100, 1000) == 1  # 100**2 entries would not fit
 
 
 @pytest.mark.parametrize("R", [19, 250, 999, 1000, 1001])
 @pytest.mark.parametrize("alpha", [0.05, 0.1, 0.01])
 def test_percentile_interval_is_numpys_inverted_cdf(R, alpha):
     x = np.random.default_rng(R).lognormal(0, 1, (6, R))
-    lo, hi = engine.percentile_interval(x, alpha)
+    lo, hi = resampling.percentile_interval(x, alpha)
     want = np.quantile(x, [alpha / 2, 1 - alpha / 2], axis=-1, method="inverted_cdf")
     np.testing.assert_array_equal(lo, want[0])
     np.testing.assert_array_equal(hi, want[1])
@@ -225,6 +228,6 @@ def test_tune_allocator_changes_no_number():
     st = _stats()
     cell = fa.CellSpec("binaries", 3, 20, 50, ("RRR", "RRN", "RNN"))
     before = fa.simulate_block(st, cell, seed=1, bench_id=2, block=0, block_size=20)
-    engine.tune_allocator()
+    resampling.tune_allocator()
     after = fa.simulate_block(st, cell, seed=1, bench_id=2, block=0, block_size=20)
     assert _flat(before) == _flat(after)

@@ -4,9 +4,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from esize_study import engine, fa_claims, paper
-from esize_study import falsealarm as fa
-from esize_study.claims import AGREE, DISAGREE, UNDECIDED, VERDICTS, band, tally
+from esize_study.claims import falsealarm as fa_claims
+from esize_study.claims.claim import AGREE, DISAGREE, UNDECIDED, VERDICTS, band, tally
+from esize_study.engine import seeds as eseeds
+from esize_study.falsealarm import records as farec
+from esize_study.falsealarm import shape as fashape
+from esize_study.falsealarm import simulate as fa
+from esize_study.paper import numbers as paper
+from esize_study.render import registry
+from esize_study.report import sections as rsections
 
 
 @pytest.fixture(scope="module")
@@ -20,16 +26,16 @@ def tables():
         cells = [fa.CellSpec("binaries", k, 40, 30, ("RRR", "RRN", "RNN", "FLAT"))
                  for k in (1, 2, 3, 5)]
         cells += [fa.CellSpec("executions", e, 40, 30) for e in (1, 2, 3, 4, 6)]
-        recs = fa.simulate_cells(st, cells, seed=1, bench_id=engine.bench_id(name), block_size=20)
-        f = fa.records_to_frame(recs, name)
+        recs = fa.simulate_cells(st, cells, seed=1, bench_id=eseeds.bench_id(name), block_size=20)
+        f = farec.records_to_frame(recs, name)
         frames.append(f)
-        rows += fa.rate_rows(f, [0, 0.5, 1, 2, 5, 10, 20], 6)
+        rows += farec.rate_rows(f, [0, 0.5, 1, 2, 5, 10, 20], 6)
     return pd.concat(frames, ignore_index=True), pd.DataFrame(rows)
 
 
 @pytest.fixture(scope="module")
 def shape():
-    return fa_claims.shape_check(paper.VARIATION_S["FFT NA OPT"], seed=11, comparisons=200,
+    return fashape.shape_check(paper.VARIATION_S["FFT NA OPT"], seed=11, comparisons=200,
                                  resamples=200, populations=2)
 
 
@@ -53,8 +59,8 @@ def test_claims_are_records_with_unique_ids(tables):
 
 def test_render_has_the_table_and_notes(tables):
     claims = fa_claims.evaluate(*tables)
-    text = fa_claims.render(claims, "### extra")
-    assert text.startswith("## False alarms")
+    text = registry.section("false_alarms", rsections.false_alarm_section(claims, "### extra"))
+    assert text.startswith("## False alarms (Figures fFAFFT, fFA2L, fFABoot)\n\nEach claim")
     assert "| fFAFFT " in text and text.rstrip().endswith("### extra")
     assert "nearly 60 % -> 50-60 %" in text and "about 5 % -> 4-6 %" in text
 
@@ -68,7 +74,7 @@ def _executions_only(name, rate_at_flat, n_flat):
         rows.append(pd.DataFrame({"benchmark": name, "kind": "executions", "size": e,
                                   "method": "asymptotic", "scheme": "-", "comparison": range(n),
                                   "tstar": ts, "bounded": True}))
-    return pd.concat(rows, ignore_index=True), pd.DataFrame(columns=list(fa.CSV_COLUMNS))
+    return pd.concat(rows, ignore_index=True), pd.DataFrame(columns=list(farec.CSV_COLUMNS))
 
 
 @pytest.mark.parametrize("n, expected", [(1000, UNDECIDED), (10000, AGREE)])
@@ -97,11 +103,11 @@ def test_shape_check_normal_and_lognormal_binaries(shape):
     for r in (nrm, lgn):
         assert r["rate0"] > r["asymptotic0"] + 0.05
         assert r["interval2"][0] <= r["rate2"] <= r["interval2"][1]
-    again = fa_claims.shape_check(paper.VARIATION_S["FFT NA OPT"], seed=11, comparisons=200,
+    again = fashape.shape_check(paper.VARIATION_S["FFT NA OPT"], seed=11, comparisons=200,
                                   resamples=200, populations=2)
     assert again == shape
     with pytest.raises(ValueError):
-        fa_claims.shape_check((0.1, 8.0, 1.0), seed=1, comparisons=10, resamples=10)
+        fashape.shape_check((0.1, 8.0, 1.0), seed=1, comparisons=10, resamples=10)
 
 
 def test_bootstrap_note_quotes_the_shape_check(tables, shape):

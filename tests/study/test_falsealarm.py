@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 
 from esize import critical_value, fieller
-from esize_study import engine
-from esize_study import falsealarm as fa
+from esize_study.engine import seeds as eseeds
+from esize_study.estimate import rates as erates
+from esize_study.falsealarm import simulate as fa
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +62,7 @@ def test_parametric_cell_matches_direct_fieller(stats):
     # asymptotic t* against Fieller computed directly.
     cell = fa.CellSpec("binaries", 3, 10, 20, ("RNN",))
     recs = fa.simulate_block(stats, cell, seed=9, bench_id=4, block=0, block_size=10)
-    g = engine.generator(9, 4, cell.key, 0, 0)
+    g = eseeds.generator(9, 4, cell.key, 0, 0)
     old = g.integers(0, 12, size=(10, 3))
     new = g.integers(0, 12, size=(10, 3))
     mo, mn = stats.binary_means[old], stats.binary_means[new]
@@ -96,7 +97,7 @@ def test_approx_matches_exact_bootstrap(stats):
     for key in res["exact"]:
         if key[2] != "bootstrap":
             continue
-        pe, pa = fa.rates_at(res["exact"][key], th), fa.rates_at(res["approx"][key], th)
+        pe, pa = erates.rates_at(res["exact"][key], th), erates.rates_at(res["approx"][key], th)
         se = np.sqrt((pe * (1 - pe) + pa * (1 - pa)) / 150) + 1e-9
         assert np.all(np.abs(pe - pa) <= 3 * se + 0.01), (key, pe, pa)
         # same comparisons: interval ends agree closely, comparison by comparison
@@ -107,11 +108,11 @@ def test_approx_matches_exact_bootstrap(stats):
 
 def test_rates_and_min_threshold():
     ts = np.array([-np.inf, 0.001, 0.01, 0.02, 0.05])
-    np.testing.assert_allclose(fa.rates_at(ts, [0, 0.01, 0.05]), [0.8, 0.4, 0.0])
+    np.testing.assert_allclose(erates.rates_at(ts, [0, 0.01, 0.05]), [0.8, 0.4, 0.0])
     th = [0.0, 1.0, 2.0, 3.0]
-    assert fa.min_threshold(th, [0.10, 0.06, 0.02, 0.0], 0.04) == pytest.approx(1.5)
-    assert fa.min_threshold(th, [0.03, 0.02, 0.0, 0.0], 0.05) == 0.0
-    assert np.isnan(fa.min_threshold(th, [0.5, 0.4, 0.3, 0.2], 0.05))
+    assert erates.min_threshold(th, [0.10, 0.06, 0.02, 0.0], 0.04) == pytest.approx(1.5)
+    assert erates.min_threshold(th, [0.03, 0.02, 0.0, 0.0], 0.05) == 0.0
+    assert np.isnan(erates.min_threshold(th, [0.5, 0.4, 0.3, 0.2], 0.05))
 
 
 def test_identical_systems_alarm_at_nominal_rate_for_large_k():
@@ -123,4 +124,4 @@ def test_identical_systems_alarm_at_nominal_rate_for_large_k():
     recs = fa.simulate_cells(st, [fa.CellSpec("binaries", 20, 2000, 20, ("RNN",))], seed=1,
                              bench_id=0, block_size=500)
     t = np.concatenate([r["tstar"] for r in recs if r["method"] == "asymptotic"])
-    assert fa.rates_at(t, [0.0])[0] == pytest.approx(0.05, abs=0.015)
+    assert erates.rates_at(t, [0.0])[0] == pytest.approx(0.05, abs=0.015)

@@ -7,8 +7,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from esize_study import figures, layout
-from esize_study import figures_coverage as fc
+from esize_study.render import figures, registry
+from esize_study.render import figures_coverage as fc
+from esize_study.render import figures_falsealarm as ff
 
 PAPER_FA = ("FFT NA OPT", "Rijndael", "TCP OPT", "FFT", "TCP")
 PAPER_COV = ("FFT NA OPT", "Rijndael OPT", "FFT NA", "HTTP OPT")
@@ -82,7 +83,7 @@ def test_one_style_for_every_figure():
 
 
 def test_save_writes_every_format_atomically(tmp_path):
-    fig = figures.fa_boot(_fa_table(), ["FFT", "TCP"])
+    fig = ff.fa_boot(_fa_table(), ["FFT", "TCP"])
     paths = [tmp_path / "sub" / "f.png", tmp_path / "sub" / "f.pdf"]
     figures.save(fig, *paths)
     assert paths[0].read_bytes()[:4] == b"\x89PNG" and paths[1].read_bytes()[:4] == b"%PDF"
@@ -90,16 +91,16 @@ def test_save_writes_every_format_atomically(tmp_path):
 
 
 def test_false_alarm_family_has_every_named_figure(tmp_path):
-    figs = figures.false_alarm_figures(_fa_table(), _fa_validation(), [0, 1, 2, 5, 10])
-    assert list(figs) == list(layout.FIGURES["false_alarm"])
-    paths = layout.figure_paths(str(tmp_path), "false_alarm")
+    figs = ff.false_alarm_figures(_fa_table(), _fa_validation(), [0, 1, 2, 5, 10])
+    assert list(figs) == list(registry.FIGURES["false_alarm"])
+    paths = registry.figure_paths(str(tmp_path), "false_alarm")
     figures.save_all(figs, paths, "false_alarm")
     assert all((tmp_path / p.split("/")[-1]).stat().st_size > 0 for p in paths)
 
 
 def test_coverage_family_has_every_named_figure(tmp_path):
     figs = fc.coverage_figures(_cov_table(), _vtable(), 0.95)
-    assert set(figs) == set(layout.FIGURES["coverage"])
+    assert set(figs) == set(registry.FIGURES["coverage"])
     with pytest.raises(ValueError):
         figures.save_all({"fCOV": figs.pop("fCOV")}, [], "coverage")
     for f in figs.values():
@@ -134,9 +135,9 @@ def test_any_number_of_benchmarks_gives_every_figure_of_a_sane_size(n):
     """A dataset of one's own (no paper benchmark): one panel per benchmark in a grid
     of at most 4 x 4, past it a summary; never a figure that needs two benchmarks."""
     names = [f"bench-{k:03d}" for k in range(n)]
-    figs = {**figures.false_alarm_figures(_fa_table(names), _fa_validation(), [0, 1, 2, 5, 10]),
+    figs = {**ff.false_alarm_figures(_fa_table(names), _fa_validation(), [0, 1, 2, 5, 10]),
             **fc.coverage_figures(_cov_table(names), _vtable(), 0.95)}
-    assert set(figs) == set(layout.figure_names())
+    assert set(figs) == set(registry.figure_names())
     panels = {}
     for name, fig in figs.items():
         w, h = fig.get_size_inches()
@@ -148,7 +149,7 @@ def test_any_number_of_benchmarks_gives_every_figure_of_a_sane_size(n):
 
 
 def test_paper_benchmarks_keep_the_papers_choice():
-    figs = figures.false_alarm_figures(_fa_table(), _fa_validation(), [0, 1, 2, 5, 10])
+    figs = ff.false_alarm_figures(_fa_table(), _fa_validation(), [0, 1, 2, 5, 10])
     figs.update(fc.coverage_figures(_cov_table(), _vtable(), 0.95))
     assert {k: _panels(figs[k]) for k in PANELS[1]} == {
         "fFAFFT": 4, "fFA2L": 2, "fFABoot": 2, "fCOVGrid": 2, "fCOVRSGrid": 2}

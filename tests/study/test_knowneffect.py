@@ -7,9 +7,12 @@ import pandas as pd
 import pytest
 
 from esize import Design, fieller_ci, verdict
-from esize_study import engine
-from esize_study import falsealarm as fa
-from esize_study import knowneffect as ke
+from esize_study.engine import seeds as eseeds
+from esize_study.estimate import rates as erates
+from esize_study.falsealarm import simulate as fa
+from esize_study.knowneffect import records as kerec
+from esize_study.knowneffect import simulate as ke
+from esize_study.render import knowneffect as rke
 
 LEVELS = ("binary", "execution", "iteration")
 
@@ -30,7 +33,7 @@ def small():
 
 def _frame(old, new, cells, **kw):
     recs = ke.simulate(fa.bench_stats(old), fa.bench_stats(new), cells, **kw)
-    return ke.records_to_frame(recs, "v")
+    return kerec.records_to_frame(recs, "v")
 
 
 CELLS = [ke.KnownEffectCell(3, 45, 40), ke.KnownEffectCell(5, 30, 40)]
@@ -64,7 +67,7 @@ def test_shards_and_jobs_do_not_change_numbers(small):
     ref = _frame(old, new, CELLS, seed=5, variant_id=1, block_size=10)
     parts = [_frame(old, new, CELLS, seed=5, variant_id=1, block_size=10, shard=(i, 3))
              for i in range(3)]
-    sharded = ke.records_to_frame(
+    sharded = kerec.records_to_frame(
         [r for i in range(3) for r in ke.simulate(fa.bench_stats(old), fa.bench_stats(new), CELLS,
                                                   seed=5, variant_id=1, block_size=10,
                                                   shard=(i, 3))], "v")
@@ -81,7 +84,7 @@ def test_parametric_intervals_are_the_librarys(small):
     cell = ke.KnownEffectCell(4, 6, 20)
     recs = ke.simulate_block(fa.bench_stats(old), fa.bench_stats(new), cell, seed=9,
                              variant_id=4, block=0, block_size=6)
-    g = engine.generator(9, 4, cell.key, 0, 0)
+    g = eseeds.generator(9, 4, cell.key, 0, 0)
     uo, un = ke.draw_binaries(g, 12, 4, 6), ke.draw_binaries(g, 10, 4, 6)
     by = {r["method"]: r for r in recs}
     for i in range(6):
@@ -91,7 +94,7 @@ def test_parametric_intervals_are_the_librarys(small):
             assert by[method]["lower"][i] == pytest.approx(iv.lower, rel=1e-12)
             assert by[method]["upper"][i] == pytest.approx(iv.upper, rel=1e-12)
             assert by[method]["estimate"][i] == pytest.approx(iv.estimate, rel=1e-12)
-    assert set(by) == set(ke.METHODS)
+    assert set(by) == set(kerec.METHODS)
 
 
 def test_coverage_is_nominal_with_many_binaries():
@@ -104,7 +107,7 @@ def test_coverage_is_nominal_with_many_binaries():
     frame = _frame(old, new, [ke.KnownEffectCell(20, 800, 400)], seed=1, variant_id=0,
                    block_size=100)
     info = {"v": {"base": "b", "ratio": 1.03, "full_ratio": ref["estimate"]}}
-    rows = {r["method"]: r for r in ke.coverage_rows(frame, info)}
+    rows = {r["method"]: r for r in kerec.coverage_rows(frame, info)}
     for method in ("fieller-t", "bootstrap-RRR"):
         r = rows[method]
         assert abs(r["coverage"] - 0.95) <= 3 * math.sqrt(0.95 * 0.05 / 800) + 0.01, r
@@ -112,7 +115,7 @@ def test_coverage_is_nominal_with_many_binaries():
     # the normal quantile is a little narrower than t with 19 degrees of freedom
     assert rows["fieller-normal"]["median_halfwidth_pct"] < rows["fieller-t"]["median_halfwidth_pct"]
     # a 3 % change with 20 binaries of sd 2 % each: mostly detected at t = 0
-    verd = {(r["method"], r["threshold_pct"]): r for r in ke.verdict_rows(frame, info, [0, 1])}
+    verd = {(r["method"], r["threshold_pct"]): r for r in kerec.verdict_rows(frame, info, [0, 1])}
     assert verd[("fieller-t", 0.0)]["slower"] > 0.9
     assert verd[("fieller-t", 0.0)]["expected"] == "slower"
     assert verd[("fieller-t", 0.0)]["wrong"] < 0.01
@@ -146,10 +149,10 @@ def test_verdicts_are_esize_verdict():
     ok = rng.random(300) > 0.1
     lo[:3], hi[:3] = 0.99, 1.01  # on the boundaries of t = 1 %
     for t in (0.0, 0.01, 0.02):
-        got = ke.verdicts(lo, hi, ok, t)
+        got = kerec.verdicts(lo, hi, ok, t)
         want = [verdict(a, b, t, bounded=bool(c)) for a, b, c in zip(lo, hi, ok)]
         assert list(got) == want
-    assert ke.verdicts([0.99], [1.01], [True], 0.01)[0] == "same"
+    assert kerec.verdicts([0.99], [1.01], [True], 0.01)[0] == "same"
 
 
 @pytest.mark.parametrize("ratio, t, expected, wrong", [
@@ -162,9 +165,9 @@ def test_verdicts_are_esize_verdict():
     (0.97, 0.01, "faster", {"slower", "same"}),
 ])
 def test_expected_and_wrong_verdicts(ratio, t, expected, wrong):
-    assert ke.expected_verdict(ratio, t) == expected
+    assert kerec.expected_verdict(ratio, t) == expected
     found = np.array(["slower", "same", "faster", "inconclusive"])
-    flags = ke.is_wrong(found, ratio, t)
+    flags = kerec.is_wrong(found, ratio, t)
     assert {v for v, w in zip(found, flags) if w} == wrong
 
 
@@ -177,28 +180,28 @@ def test_tables_count_and_call():
                           "comparison": np.arange(n), "estimate": (lower + upper) / 2,
                           "lower": lower, "upper": upper, "bounded": True})
     info = {"v": {"base": "b", "ratio": 1.01, "full_ratio": 1.06}}
-    (row,) = ke.coverage_rows(frame, info)
+    (row,) = kerec.coverage_rows(frame, info)
     assert row["coverage"] == pytest.approx(0.9)
     assert row["coverage_se"] == pytest.approx(math.sqrt(0.9 * 0.1 / 100))
     assert row["coverage_call"] == "below"  # Wilson interval [0.826, 0.945]
     assert row["coverage_full"] == pytest.approx(0.1)
     assert row["coverage_full_call"] == "below"
-    rows = {r["threshold_pct"]: r for r in ke.verdict_rows(frame, info, [0, 2])}
+    rows = {r["threshold_pct"]: r for r in kerec.verdict_rows(frame, info, [0, 2])}
     assert rows[0.0]["slower"] == pytest.approx(0.1) and rows[0.0]["inconclusive"] == pytest.approx(0.9)
     assert rows[0.0]["wrong"] == 0.0
     # at 2 %: 10 % "slower" (above 1.02) although the truth is 1.01: wrong
     assert rows[2.0]["slower"] == pytest.approx(0.1) and rows[2.0]["wrong"] == pytest.approx(0.1)
     assert rows[2.0]["wrong_se"] == pytest.approx(0.03)
-    md = ke.render_markdown([], ke.coverage_rows(frame, info), list(rows.values()))
+    md = rke.render_markdown([], kerec.coverage_rows(frame, info), list(rows.values()))
     assert "wrong 10.0 ± 3.0" in md and "90.0 ± 3.0" in md
 
 
 def test_wilson_call():
-    assert ke.call(0.90, 1000, 0.95) == "below"
-    assert ke.call(0.95, 1000, 0.95) == "undecided"
-    assert ke.call(1.00, 1000, 0.95) == "above"
-    assert ke.call(1.00, 40, 0.95) == "undecided"
-    lo, hi = ke.wilson(0.0, 100)
+    assert erates.call(0.90, 1000, 0.95) == "below"
+    assert erates.call(0.95, 1000, 0.95) == "undecided"
+    assert erates.call(1.00, 1000, 0.95) == "above"
+    assert erates.call(1.00, 40, 0.95) == "undecided"
+    lo, hi = erates.wilson(0.0, 100)
     assert lo == 0.0 and 0.03 < hi < 0.04
 
 

@@ -95,7 +95,7 @@ def test_design_is_balanced_and_positive(tiny):
 
 
 def test_study_reads_the_files(tiny):
-    from esize_study.pipeline import load_benchmark_file
+    from esize_study.datasets.files import load_benchmark_file
 
     wd, cfg = tiny
     d, raw = load_benchmark_file(_data(wd, cfg) / "fft-plus3.parquet")

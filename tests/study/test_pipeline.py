@@ -24,9 +24,12 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from esize_study import paper
-from esize_study.claims import VERDICTS, read_claims, tally
-from esize_study.layout import FIGURES
+from esize_study.artifact import codehash as ch
+from esize_study.claims.claim import VERDICTS, read_claims, tally
+from esize_study.datasets import config as dconf
+from esize_study.datasets import files as dfiles
+from esize_study.paper import numbers as paper
+from esize_study.render.registry import FIGURES
 
 ROOT = Path(__file__).resolve().parents[2]
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
@@ -378,37 +381,37 @@ def test_code_hash_covers_both_whole_packages():
     import hashlib
 
     import esize
-    from esize_study import pipeline as pl
 
-    roots = [Path(esize.__file__).parent, Path(pl.__file__).parent]
+    roots = [Path(esize.__file__).parent, Path(ch.__file__).parents[1]]
     files = [f for root in roots for f in sorted(root.rglob("*.py"))]
-    names = {f.name for f in files}
-    assert {"engine.py", "claims.py", "layout.py", "falsealarm.py", "_atomic.py"} <= names
+    names = {f.relative_to(f.parents[1]).as_posix() for f in files}
+    # every subpackage of the study (its stages) and the library
+    assert {"engine/seeds.py", "claims/claim.py", "render/registry.py", "falsealarm/simulate.py",
+            "esize/_atomic.py"} <= names
     h = hashlib.sha256()
     for root in roots:
         for f in sorted(root.rglob("*.py")):
             h.update(f.relative_to(root.parent).as_posix().encode())
             h.update(f.read_bytes())
-    assert pl.code_hash() == h.hexdigest()[:16]
+    assert ch.code_hash() == h.hexdigest()[:16]
 
 
 def test_read_table_and_atomic_parquet(tmp_path):
     from esize import InputError
-    from esize_study import pipeline as pl
 
     frame = pd.DataFrame({"binary": [0, 0], "execution": [0, 0], "iteration": [0, 1],
                           "time": [1.0, 2.0]})
-    pl.write_parquet(tmp_path / "a" / "t.parquet", frame)
+    dfiles.write_parquet(tmp_path / "a" / "t.parquet", frame)
     assert [p.name for p in (tmp_path / "a").iterdir()] == ["t.parquet"]
-    pd.testing.assert_frame_equal(pl.read_table(tmp_path / "a" / "t.parquet"), frame)
+    pd.testing.assert_frame_equal(dfiles.read_table(tmp_path / "a" / "t.parquet"), frame)
     frame.to_csv(tmp_path / "t.csv", index=False)
-    pd.testing.assert_frame_equal(pl.read_table(tmp_path / "t.csv"), frame)
+    pd.testing.assert_frame_equal(dfiles.read_table(tmp_path / "t.csv"), frame)
     for bad in (tmp_path / "missing.csv", tmp_path / "a"):
         with pytest.raises(InputError):
-            pl.read_table(bad)
+            dfiles.read_table(bad)
     (tmp_path / "bad.parquet").write_text("not parquet")
     with pytest.raises(InputError, match="cannot read"):
-        pl.read_table(tmp_path / "bad.parquet")
+        dfiles.read_table(tmp_path / "bad.parquet")
 
 
 def _configs(tmp_path, **files) -> list[Path]:
@@ -420,12 +423,10 @@ def _configs(tmp_path, **files) -> list[Path]:
 
 
 def test_config_files_of_the_repository_pass(monkeypatch):
-    from esize_study import pipeline as pl
-
     monkeypatch.chdir(ROOT)
-    assert pl.check_config_files(["config/config.yaml"]) is None
-    assert pl.check_config_files(["config/config.yaml", "config/test.yaml"]) is None
-    assert pl.main(["check-config", "config/config.yaml", "config/test.yaml"]) == 0
+    assert dconf.check_config_files(["config/config.yaml"]) is None
+    assert dconf.check_config_files(["config/config.yaml", "config/test.yaml"]) is None
+    assert dconf.main(["check-config", "config/config.yaml", "config/test.yaml"]) == 0
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -454,39 +455,34 @@ def test_config_files_of_the_repository_pass(monkeypatch):
 ])
 def test_config_problem_is_one_line_naming_file_line_and_key(tmp_path, monkeypatch, text,
                                                              expected):
-    from esize_study import pipeline as pl
 
     monkeypatch.chdir(tmp_path)
     files = _configs(tmp_path, base="warmup_fraction: 0.3\ndatasets:\n  mono-style:\n"
                                     "    kind: standin\n", over=text)
-    problem = pl.check_config_files(files, ROOT / "workflow/schemas/config.schema.yaml")
+    problem = dconf.check_config_files(files, ROOT / "workflow/schemas/config.schema.yaml")
     assert problem is not None and problem.startswith(expected), problem
     assert "\n" not in problem
 
 
 def test_config_problem_names_the_command_line(tmp_path):
-    from esize_study import pipeline as pl
-
     config = {"warmup_fraction": 0.3, "datasets": {"d": {"kind": "standin"}}}
     (tmp_path / "c.yaml").write_text("warmup_fraction: 0.3\n")
     schema = ROOT / "workflow/schemas/config.schema.yaml"
     sources = [(str(tmp_path / "c.yaml"), {"warmup_fraction": 0.3})]
-    assert pl.config_problem(config, schema, sources) is None
+    assert dconf.config_problem(config, schema, sources) is None
     config["warmup_fraction"] = 2
     sources.append(("--config", {"warmup_fraction": 2}))
-    assert pl.config_problem(config, schema, sources).startswith("--config: warmup_fraction: 2 ")
+    assert dconf.config_problem(config, schema, sources).startswith("--config: warmup_fraction: 2 ")
 
 
 def test_check_config_command_exits_2_with_one_line(tmp_path, monkeypatch, capsys):
-    from esize_study import pipeline as pl
-
     monkeypatch.chdir(tmp_path)
     (tmp_path / "c.yaml").write_text("datasets:\n  d:\n    kind: standin\nhour: [3]\n")
     schema = str(ROOT / "workflow/schemas/config.schema.yaml")
-    assert pl.main(["check-config", "c.yaml", "--schema", schema]) == 2
+    assert dconf.main(["check-config", "c.yaml", "--schema", schema]) == 2
     err = capsys.readouterr().err
     assert err == ("esize: error: c.yaml:4: unknown key 'hour'; did you mean 'hours'? (known: "
                    "results_dir, data_dir, logs_dir, warmup_fraction, hours, build_seconds, "
                    "false_alarm, coverage, datasets)\n")
-    assert pl.main(["check-config", "missing.yaml", "--schema", schema]) == 2
+    assert dconf.main(["check-config", "missing.yaml", "--schema", schema]) == 2
     assert capsys.readouterr().err == "esize: error: missing.yaml: no such file\n"

@@ -12,8 +12,10 @@ from pathlib import Path
 import pytest
 
 import esize
-from esize_study import pipeline as pl
-from esize_study import provenance as pv
+from esize_study.artifact import codehash as ch
+from esize_study.artifact import provenance as pv
+from esize_study.datasets import config as dconf
+from esize_study.datasets import settings as ds
 
 ROOT = Path(__file__).resolve().parents[2]
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
@@ -21,7 +23,7 @@ needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
 @pytest.fixture(scope="module")
 def test_config() -> dict:
-    return pl.load_config_file(ROOT / "config" / "test.yaml")
+    return dconf.load_config_file(ROOT / "config" / "test.yaml")
 
 
 def _git(cwd: Path, *args: str) -> str:
@@ -48,7 +50,7 @@ def test_seeds_of_the_test_configuration(test_config):
 
 def test_seeds_of_a_standin_without_its_own_seed_is_the_default():
     config = {"datasets": {"s": {"kind": "standin"}, "d": {"kind": "directory", "path": "x"}}}
-    assert pv.seeds(config) == {"datasets": {"s": pl.DATASET_DEFAULTS["seed"]}}
+    assert pv.seeds(config) == {"datasets": {"s": ds.DATASET_DEFAULTS["seed"]}}
 
 
 @needs_git
@@ -87,7 +89,7 @@ def test_collect_records_versions_hashes_and_machine(test_config, tmp_path):
     assert prov["versions"]["esize"] == metadata.version("esize") == esize.__version__
     for name in ("numpy", "scipy", "pandas", "snakemake"):
         assert prov["versions"][name] == metadata.version(name)
-    assert prov["code_hash"] == pl.code_hash()
+    assert prov["code_hash"] == ch.code_hash()
     assert prov["config_hash"] == pv.config_hash(test_config)
     assert prov["seeds"]["coverage"] == 3
     m = prov["machine"]

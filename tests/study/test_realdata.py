@@ -9,8 +9,22 @@ import pandas as pd
 import pytest
 
 from esize import critical_value
-from esize_study import pipeline as pl
-from esize_study import realdata as rd
+from esize_study.datasets import config as dconf
+from esize_study.datasets import costs as dcosts
+from esize_study.datasets import files as dfiles
+from esize_study.datasets import measured as dmeas
+from esize_study.datasets import settings as ds
+from esize_study.estimate import costs as ecosts
+from esize_study.estimate import precision as prec
+from esize_study.estimate import variation as evar
+from esize_study.estimate import warmup as wu
+from esize_study.falsealarm import records as farec
+from esize_study.falsealarm import simulate as fa
+from esize_study.knowneffect import records as kerec
+from esize_study.knowneffect import simulate as ke
+from esize_study.render import knowneffect as rke
+from esize_study.render import measured as rmeas
+from esize_study.render import measured_results as rmres
 
 ROOT = Path(__file__).resolve().parents[2]
 FULL = ROOT / "data" / "measured-x86_64"
@@ -58,19 +72,19 @@ def measured(tmp_path):
 
 def test_variants_are_not_benchmarks(measured):
     config, d = measured
-    assert pl.dataset_benchmarks(config, "m") == {"base": "base", "other": "other"}
-    (effect,) = pl.known_effects(config, "m").values()
+    assert ds.dataset_benchmarks(config, "m") == {"base": "base", "other": "other"}
+    (effect,) = ds.known_effects(config, "m").values()
     assert effect["variant"] == "base-plus1" and effect["base"] == "base"
     assert effect["ratio"] == 1.01 and effect["variant_file"].endswith("base-plus1.csv")
-    s = pl.dataset_settings(config, "m")
+    s = ds.dataset_settings(config, "m")
     assert s["costs"] == "data" and s["costs_file"] == str(d / "costs.json")
     assert s["known_effects"]["comparisons"] == 7
-    assert s["known_effects"]["binaries"] == pl.KNOWN_EFFECT_DEFAULTS["binaries"]
-    fa = pl.false_alarm_settings(config, "m")
+    assert s["known_effects"]["binaries"] == ds.KNOWN_EFFECT_DEFAULTS["binaries"]
+    fa = ds.false_alarm_settings(config, "m")
     assert fa["binaries"] == [2, 4] and fa["executions"] == [1, 100] and fa["seed"] == 1
     assert config["false_alarm"]["binaries"] == [1, 2, 60]  # not changed in place
-    assert pl.dataset_costs(config, "m")["sets"]["base"]["new_binary_seconds"] == 0.5
-    assert pl.dataset_build_seconds(config, "m") == pytest.approx(0.5)
+    assert dcosts.dataset_costs(config, "m")["sets"]["base"]["new_binary_seconds"] == 0.5
+    assert dcosts.dataset_build_seconds(config, "m") == pytest.approx(0.5)
 
 
 @pytest.mark.parametrize("change, keys, message", [
@@ -85,28 +99,28 @@ def test_variants_are_not_benchmarks(measured):
 def test_bad_measured_settings_are_named(measured, change, keys, message):
     config, _ = measured
     change(config["datasets"]["m"])
-    with pytest.raises(pl.ConfigError, match=message) as info:
-        pl.dataset_benchmarks(config, "m")
+    with pytest.raises(ds.ConfigError, match=message) as info:
+        ds.dataset_benchmarks(config, "m")
     assert info.value.keys == keys
 
 
 def test_standin_refuses_known_effects():
     config = {"datasets": {"s": {"kind": "standin", "known_effects": {"variants": {}}}}}
-    assert pl.known_effects(config, "s") == {}
+    assert ds.known_effects(config, "s") == {}
     config["datasets"]["s"]["known_effects"] = {"variants": {"a": {"base": "b", "ratio": 1}}}
-    with pytest.raises(pl.ConfigError, match="no known effects"):
-        pl.dataset_settings(config, "s")
+    with pytest.raises(ds.ConfigError, match="no known effects"):
+        ds.dataset_settings(config, "s")
 
 
 def test_config_schema_accepts_the_measured_dataset(measured, tmp_path):
     config, _ = measured
     config["datasets"]["m"]["known_effects"]["binaries"] = [1]  # below 2: refused
-    problem = pl.config_problem(config, ROOT / "workflow/schemas/config.schema.yaml")
+    problem = dconf.config_problem(config, ROOT / "workflow/schemas/config.schema.yaml")
     assert problem is not None and "known_effects.binaries[0]" in problem
     config["datasets"]["m"]["known_effects"]["binaries"] = [2, 3]
-    assert pl.config_problem(config, ROOT / "workflow/schemas/config.schema.yaml") is None
+    assert dconf.config_problem(config, ROOT / "workflow/schemas/config.schema.yaml") is None
     config["datasets"]["m"]["costs"] = {"path": "costs.json"}
-    assert pl.config_problem(config, ROOT / "workflow/schemas/config.schema.yaml") is not None
+    assert dconf.config_problem(config, ROOT / "workflow/schemas/config.schema.yaml") is not None
 
 
 def test_sample_writer_cuts_the_first_units(tmp_path):
@@ -116,7 +130,7 @@ def test_sample_writer_cuts_the_first_units(tmp_path):
     frame["other"] = 1
     frame.to_parquet(src / "a.parquet", index=False)
     (src / "costs.json").write_text("{}")
-    files = rd.write_sample(src, tmp_path / "dst", shape=(2, 3, 4))
+    files = dmeas.write_sample(src, tmp_path / "dst", shape=(2, 3, 4))
     assert [f.name for f in files] == ["a.parquet", "costs.json"]
     cut = pd.read_parquet(tmp_path / "dst" / "a.parquet")
     assert list(cut.columns) == ["binary", "execution", "iteration", "time", "cpu_time"]
@@ -129,7 +143,7 @@ def test_sample_writer_cuts_the_first_units(tmp_path):
 
 @pytest.mark.skipif(not FULL.is_dir(), reason="needs the measured dataset")
 def test_committed_sample_is_a_cut_of_the_measured_data(tmp_path):
-    files = rd.write_sample(FULL, tmp_path)
+    files = dmeas.write_sample(FULL, tmp_path)
     names = sorted(p.name for p in SAMPLE.iterdir() if p.suffix in (".parquet", ".json"))
     assert names == sorted(f.name for f in files)
     for f in files:
@@ -145,33 +159,33 @@ def test_repository_configs_hold_the_measured_dataset(monkeypatch):
     for files in (["config/config.yaml"], ["config/config.yaml", "config/test.yaml"]):
         config = {}
         for f in files:
-            pl.merge_config(config, pl.load_config_file(f))
-        assert pl.check_config_files(files) is None
-        known = pl.known_effects(config, "measured-x86_64")
+            dconf.merge_config(config, dconf.load_config_file(f))
+        assert dconf.check_config_files(files) is None
+        known = ds.known_effects(config, "measured-x86_64")
         assert {k: v["ratio"] for k, v in known.items()} == {
             "fft-plus0": 1.0, "fft-plus1": 1.01, "fft-plus3": 1.03,
             "cipher-plus0": 1.0, "cipher-plus1": 1.01, "cipher-plus3": 1.03}
-        assert set(pl.dataset_benchmarks(config, "measured-x86_64")) == {
+        assert set(ds.dataset_benchmarks(config, "measured-x86_64")) == {
             "fft", "cipher", "hashtable", "interp"}
 
 
 def test_cost_model_in_measurements():
-    c = rd.cost_model(COSTS["sets"]["base"], warmup=15)
+    c = ecosts.cost_model(COSTS["sets"]["base"], warmup=15)
     assert c.costs[0] == pytest.approx(100.0)  # 0.5 s / 5 ms
     # start-up 4 ms + 15 dropped iterations + 6 ms of excess, in 5 ms iterations
     assert c.costs[1] == pytest.approx(0.8 + 15 + 1.2)
     assert c.budget(1) == pytest.approx(3600 / 0.005)
     with pytest.raises(ValueError, match="steady_iteration_seconds.mean: missing"):
-        rd.cost_model({"new_binary_seconds": 1}, 1)
+        ecosts.cost_model({"new_binary_seconds": 1}, 1)
     bad = {**COSTS["sets"]["base"], "execution_overhead_seconds": 0.004}  # not {mean: ...}
     with pytest.raises(ValueError, match="execution_overhead_seconds: expected a mapping"):
-        rd.cost_model(bad, 1)
+        ecosts.cost_model(bad, 1)
 
 
 def test_dimensioning_rows_from_own_costs():
     est = {"benchmark": "base", "S_pct": [1.0, 3.0, 5.0], "counts": [30, 10, 35],
            "warmup": 15, "raw": 50}
-    rows = rd.dimensioning_rows([est], COSTS, [1, 3])
+    rows = prec.dimensioning_rows([est], COSTS, [1, 3])
     assert [r["budget"] for r in rows] == ["1 h", "3 h", "measured"]
     measured = rows[-1]
     assert measured["hours"] == pytest.approx((30 * 0.5 + 300 * 0.27) / 3600)
@@ -181,7 +195,7 @@ def test_dimensioning_rows_from_own_costs():
         assert r["c2"] == pytest.approx(100.0)
     assert rows[1]["optimum_pct"] < rows[0]["optimum_pct"]  # a larger budget is narrower
     with pytest.raises(ValueError, match="no entry"):
-        rd.dimensioning_rows([{**est, "benchmark": "x"}], COSTS, [1])
+        prec.dimensioning_rows([{**est, "benchmark": "x"}], COSTS, [1])
 
 
 def test_warmup_check_sees_a_first_iteration_warmup():
@@ -191,26 +205,26 @@ def test_warmup_check_sees_a_first_iteration_warmup():
     y[:, :, 0] += 0.3
     from esize import Design
 
-    c = rd.warmup_check(Design(y, ("binary", "execution", "iteration")), 6, name="w")
+    c = wu.warmup_check(Design(y, ("binary", "execution", "iteration")), 6, name="w")
     assert c["first"] == pytest.approx(0.3, abs=0.02)
     assert c["first"] > 10 * c["first_se"]
     assert abs(c["after"]) < 3 * c["after_se"] + 1e-3
     assert c["auto_checked"] == 10 and c["auto_max_cut"] <= 6
     with pytest.raises(ValueError, match="nothing to check"):
-        rd.warmup_check(Design(y, ("binary", "execution", "iteration")), 19)
+        wu.warmup_check(Design(y, ("binary", "execution", "iteration")), 19)
 
 
 def test_variance_rows_flag_nonpositive_levels_and_dominance():
     est = [{"benchmark": "x", "S_pct": [1.0, 5.0, 2.0], "T_pct": [0.0, 4.9, 2.0],
             "T2": [-0.1, 24.0, 4.0]}]
-    rows = rd.variance_rows(est)
+    rows = evar.variance_rows(est)
     x = rows[0]
     assert x["nonpositive"] == ["compilation"] and x["dominant"] == "execution"
     assert x["share"] == pytest.approx([0.0, 24 / 28, 4 / 28])
     paper = {r["benchmark"]: r for r in rows if r["source"] == "paper"}
     assert len(paper) == 10 and paper["HTTP OPT"]["nonpositive"] == ["execution"]
     assert paper["FFT"]["dominant"] == "execution" and paper["TCP"]["dominant"] == "measurement"
-    assert rd.variance_rows(est, "cpu", with_paper=False)[0]["source"] == "cpu"
+    assert evar.variance_rows(est, "cpu", with_paper=False)[0]["source"] == "cpu"
 
 
 def test_false_alarm_rows_keep_the_pool_sizes():
@@ -221,7 +235,7 @@ def test_false_alarm_rows_keep_the_pool_sizes():
             rows.append({"benchmark": "x", "experiment": exp, "method": "asymptotic",
                          "scheme": "-", "binaries": b, "executions": e, "threshold_pct": t,
                          "rate": 0.2 if t == 0 else 0.1, "se": 0.01, "comparisons": 1000})
-    out = rd.false_alarm_rows(pd.DataFrame(rows), (30, 10), (0, 1, 2))
+    out = farec.false_alarm_rows(pd.DataFrame(rows), (30, 10), (0, 1, 2))
     assert [(r["experiment"], r["size"]) for r in out] == [("binaries", 2), ("binaries", 30),
                                                            ("executions", 5)]
     assert out[0]["rate_0"] == 0.2 and out[0]["call_0"] == "above" and "rate_2" not in out[0]
@@ -231,11 +245,11 @@ def test_report_section(measured):
     config, d = measured
     est = [{"benchmark": "base", "S_pct": [1.0, 3.0, 5.0], "T_pct": [0.0, 2.9, 5.0],
             "T2": [-1e-6, 8.4, 25.0], "counts": [4, 3, 7], "warmup": 3, "raw": 10}]
-    text = rd.render_report(
-        "m", var_rows=rd.variance_rows(est), warmup_checks=[], warmup_fraction=0.3,
-        dimensioning=rd.dimensioning_rows(est, COSTS, [1]), costs_note="note",
-        fa_rows=[], pool=(4, 3), known_effect_md="### Coverage\n\n| x |\n", references=[],
-        conditions=rd.conditions_note(d))
+    text = rmeas.render_report(
+        "m", var_rows=evar.variance_rows(est), warmup_checks=[], warmup_fraction=0.3,
+        dimensioning=prec.dimensioning_rows(est, COSTS, [1]), costs_note="note",
+        fa_rows=[], pool=(4, 3), known_effect_md="#### Coverage\n\n| x |\n", references=[],
+        conditions=rmres.conditions_note(dmeas.read_conditions(d)))
     assert text.startswith("## Measured data: m\n")
     for heading in ("### Variance structure", "### Dimensioning", "### Known effects",
                     "#### Coverage"):
@@ -254,9 +268,9 @@ def test_warmup_left_in_wall_time_only_is_waiting():
     wall = cpu * (1 + 0.2 * rng.random(cpu.shape))
     wall[:, :, 9:14] *= 1.08  # slower right after a cut of 9, in wall time only
     levels = ("binary", "execution", "iteration")
-    c = rd.warmup_check(Design(wall, levels), 9, name="b", cpu=Design(cpu, levels))
+    c = wu.warmup_check(Design(wall, levels), 9, name="b", cpu=Design(cpu, levels))
     assert c["after"] > 2 * c["after_se"] and abs(c["cpu_after"]) < 2 * c["cpu_after_se"] + 1e-3
-    text = rd.render_report("m", var_rows=[], warmup_checks=[c], warmup_fraction=0.3,
+    text = rmeas.render_report("m", var_rows=[], warmup_checks=[c], warmup_fraction=0.3,
                             dimensioning=[], costs_note="", fa_rows=[], pool=(6, 5),
                             known_effect_md=None, references=[])
     assert "after the cut, CPU time" in text and "waiting for a CPU" in text
@@ -265,14 +279,14 @@ def test_warmup_left_in_wall_time_only_is_waiting():
     cpu[:, :, 9:14] *= 1.3  # now the program itself is still warming up
     wall = wall.copy()
     wall[:, :, 9:14] *= 1.3
-    c = rd.warmup_check(Design(wall, levels), 9, name="b", cpu=Design(cpu, levels))
-    text = rd.render_report("m", var_rows=[], warmup_checks=[c], warmup_fraction=0.3,
+    c = wu.warmup_check(Design(wall, levels), 9, name="b", cpu=Design(cpu, levels))
+    text = rmeas.render_report("m", var_rows=[], warmup_checks=[c], warmup_fraction=0.3,
                             dimensioning=[], costs_note="", fa_rows=[], pool=(6, 5),
                             known_effect_md=None, references=[])
     assert "the program itself is still warming up" in text
     assert "A longer cut would be warranted for b" in text
     noisy = {**c, "after": 0.05, "after_se": 0.04, "cpu_after": 0.0, "cpu_after_se": 0.01}
-    text = rd.render_report("m", var_rows=[], warmup_checks=[noisy], warmup_fraction=0.3,
+    text = rmeas.render_report("m", var_rows=[], warmup_checks=[noisy], warmup_fraction=0.3,
                             dimensioning=[], costs_note="", fa_rows=[], pool=(6, 5),
                             known_effect_md=None, references=[])
     assert "steady within two standard errors" in text and "cannot rule out" in text
@@ -280,8 +294,6 @@ def test_warmup_left_in_wall_time_only_is_waiting():
 
 def test_known_effect_tables_round_trip_into_the_report(tmp_path):
     from esize import Design
-    from esize_study import falsealarm as fa
-    from esize_study import knowneffect as ke
 
     rng = np.random.default_rng(7)
     levels = ("binary", "execution", "iteration")
@@ -289,20 +301,21 @@ def test_known_effect_tables_round_trip_into_the_report(tmp_path):
     new = 1.03 * (1 + 0.01 * rng.standard_normal((8, 3, 5)))
     ref = ke.reference(Design(old, levels), Design(new, levels), ratio=1.03, resamples=200)
     refs = [{"variant": "b-plus3", "base": "b", **ref}]
-    frame = ke.records_to_frame(ke.simulate(fa.bench_stats(old), fa.bench_stats(new),
+    frame = kerec.records_to_frame(ke.simulate(fa.bench_stats(old), fa.bench_stats(new),
                                             [ke.KnownEffectCell(3, 30, 50),
                                              ke.KnownEffectCell(6, 30, 50)],
                                             seed=1, variant_id=1, block_size=10), "b-plus3")
     info = {"b-plus3": {"base": "b", "ratio": 1.03, "full_ratio": ref["estimate"]}}
-    cov, verd = ke.coverage_rows(frame, info), ke.verdict_rows(frame, info, [0, 1, 2])
-    pl.write_csv(tmp_path / "c.csv", cov, ke.COVERAGE_COLUMNS)
-    pl.write_csv(tmp_path / "v.csv", verd, ke.VERDICT_COLUMNS)
-    pl.write_csv(tmp_path / "r.csv", refs, ke.REFERENCE_COLUMNS)
-    md, refs2, cov2, verd2 = rd.known_effect_section(tmp_path / "c.csv", tmp_path / "v.csv",
-                                                     tmp_path / "r.csv")
+    cov, verd = kerec.coverage_rows(frame, info), kerec.verdict_rows(frame, info, [0, 1, 2])
+    dfiles.write_csv(tmp_path / "c.csv", cov, kerec.COVERAGE_COLUMNS)
+    dfiles.write_csv(tmp_path / "v.csv", verd, kerec.VERDICT_COLUMNS)
+    dfiles.write_csv(tmp_path / "r.csv", refs, kerec.REFERENCE_COLUMNS)
+    refs2, cov2, verd2 = kerec.read_tables(tmp_path / "c.csv", tmp_path / "v.csv",
+                                           tmp_path / "r.csv")
+    md = rke.render_markdown(refs2, cov2, verd2, heading="####")
     assert len(cov2) == 6 and len(verd2) == 18 and refs2[0]["variant"] == "b-plus3"
     assert cov2[0]["coverage"] == pytest.approx(cov[0]["coverage"])
-    text = rd.render_report("m", var_rows=[], warmup_checks=[], warmup_fraction=0.3,
+    text = rmeas.render_report("m", var_rows=[], warmup_checks=[], warmup_fraction=0.3,
                             dimensioning=[], costs_note="", fa_rows=[], pool=(8, 3),
                             known_effect_md=md, references=refs2,
                             known_effect_rows=(cov2, verd2))

@@ -5,9 +5,8 @@ import re
 
 import pytest
 
-from esize_study import report
-from esize_study import reproduction as rp
-from esize_study.claims import (
+from esize_study.claims import tables as ct
+from esize_study.claims.claim import (
     AGREE,
     CALIBRATION,
     CONTEXT,
@@ -18,6 +17,10 @@ from esize_study.claims import (
     Claim,
     tally,
 )
+from esize_study.estimate import examples as eex
+from esize_study.estimate import precision as prec
+from esize_study.report import assemble
+from esize_study.report import sections as rsections
 
 
 def test_data_claims_and_section():
@@ -27,30 +30,31 @@ def test_data_claims_and_section():
              "T2_positive": "False"},
             {"benchmark": "mine", "level": "execution", "S_pct": "1", "T_pct": "1",
              "T2_positive": "True"}]
-    claims = report.data_claims(rows)
+    claims = ct.data_claims(rows)
     assert [c.verdict for c in claims] == [AGREE, DISAGREE, AGREE]
     assert tally(claims) == (2, 3)
     # the stand-in was fitted to this table: calibration rows by default
     assert {c.role for c in claims} == {CALIBRATION} and tally(claims, REPRODUCTION) == (0, 0)
-    text = report.data_section(claims, (6, 5, 14))
-    assert text.startswith("## 1. The data") and "(6 x 5 x 14)" in text
+    text = rsections.data_section(claims, (6, 5, 14))
+    # a section is its body: the report adds the numbered title (render.registry)
+    assert text.startswith("S in % of the grand mean") and "(6 x 5 x 14)" in text
     assert "calibration rows" in text
-    measured = report.data_claims(rows, REPRODUCTION)
+    measured = ct.data_claims(rows, REPRODUCTION)
     assert {c.role for c in measured} == {REPRODUCTION}
-    assert "calibration rows" not in report.data_section(measured)
+    assert "calibration rows" not in rsections.data_section(measured)
 
 
 def test_examples_agree_with_the_paper():
-    we = json.loads(json.dumps(rp.worked_examples()))
-    claims, note = report.examples_claims(we)
+    we = json.loads(json.dumps(eex.worked_examples()))
+    claims, note = ct.examples_claims(we)
     assert tally(claims) == (len(claims), len(claims)) and "18" in note
-    assert report.examples_section(claims, note).startswith("## 2. Worked examples")
+    assert rsections.examples_section(claims, note).startswith("Recomputed with the library")
 
 
 @pytest.fixture(scope="module")
 def precision():
-    rows = rp.precision_table([], "paper")
-    return report.precision_claims([{k: str(v) for k, v in r.items()} for r in rows])
+    rows = prec.precision_table([], "paper")
+    return ct.precision_claims([{k: str(v) for k, v in r.items()} for r in rows])
 
 
 def test_precision_cells_are_marked_by_one_rule(precision):
@@ -64,7 +68,7 @@ def test_precision_cells_are_marked_by_one_rule(precision):
     assert counts == {AGREE: 39, PARTLY: 14, DISAGREE: 7}
     off = [c for c in precision if c.verdict != AGREE]
     assert all(c.explanation for c in off)
-    text = report.precision_section(precision)
+    text = rsections.precision_section(precision)
     assert "39 of 60 numbers round to the paper's, 14 more are within +-0.1, 7 differ" in text
     assert "Cells outside the paper's rounding interval:" in text
 
@@ -73,12 +77,12 @@ def test_the_six_tcp_cells_are_explained_from_computed_numbers(precision):
     tcp = [c for c in precision if c.figure in ("TCP OPT", "TCP") and "ours" in c.statement]
     assert len(tcp) == 6 and all(c.verdict != AGREE for c in tcp)
     assert all(0.06 < c.values["ours"] - c.values["paper"] < 0.17 for c in tcp)
-    text = report.precision_section(precision)
+    text = rsections.precision_section(precision)
     assert "Why the TCP cells sit above the paper's:" in text
-    note = report.two_level_note("TCP OPT")
+    note = ct.two_level_note("TCP OPT")
     assert "Not the measurement time" in note and "counting the build alone" in note
     assert "No S within the rounding of Table tVariations gives the row" in note
-    assert "Within the rounding of Table tVariations" in report.two_level_note("TCP")
+    assert "Within the rounding of Table tVariations" in ct.two_level_note("TCP")
 
 
 def test_headline_counts_reproduction_rows_only():
@@ -88,25 +92,25 @@ def test_headline_counts_reproduction_rows_only():
     records = [c(1, AGREE), c(2, AGREE), c(3, DISAGREE), c(4, UNDECIDED), c(5, PARTLY),
                c(6, AGREE, CALIBRATION), c(7, AGREE, CALIBRATION), c(8, DISAGREE, CALIBRATION),
                c(9, UNDECIDED, CONTEXT)]
-    text = report.headline(records)
+    text = rsections.headline(records)
     head = re.search(r"\*\*(\d+) of (\d+) compared numbers agree\*\*", text)
     assert head and (int(head.group(1)), int(head.group(2))) == (2, 4)
     assert "1 agree partly, 1 disagree, and 1 more are undecided" in text
     assert "Calibration rows, which the stand-in was fitted to: 2 of 3 hold" in text
-    assert "Calibration" not in report.headline(records[:5])
+    assert "Calibration" not in rsections.headline(records[:5])
 
 
 def test_method_section_states_roles_and_rules():
-    text = report.method_section()
-    assert text.startswith("## Method") and "**Calibration** rows" in text
+    text = rsections.method_section()
+    assert text.startswith("Rows have one of two roles") and "**Calibration** rows" in text
     assert "nearly 60 % -> 50-60 %" in text and "undecided" in text
-    assert "**Calibration**" not in report.method_section(calibration=False)
+    assert "**Calibration**" not in rsections.method_section(calibration=False)
 
 
 def test_html_uses_a_real_markdown_renderer():
     md = ("# Title\n\nSome *emphasis* and `code`.\n\n| a | b |\n|---|---|\n| 1 | x \\| y |\n\n"
           "- item\n\n![fig](figures/f.png)\n\n<script>alert(1)</script>\n")
-    page = report.to_html(md, "t <1>")
+    page = assemble.to_html(md, "t <1>")
     assert page.startswith("<!DOCTYPE html>") and "<title>t &lt;1&gt;</title>" in page
     assert "<h1>Title</h1>" in page and "<em>emphasis</em>" in page
     assert "<code>code</code>" in page and "<table>" in page and "<td>x | y</td>" in page

@@ -1,4 +1,5 @@
-"""The paper's worked examples and tables as :mod:`esize_study.reproduction` builds them.
+"""The paper's worked examples and tables as :mod:`esize_study.estimate` builds them
+(rendered by :mod:`esize_study.render.tables`).
 
 The worked examples are those of Section "For Practitioners: The New Method without
 Statistics", reproduced exactly with the library. The design operations the
@@ -10,6 +11,11 @@ import pytest
 from scipy import stats
 
 import esize as ez
+from esize_study.estimate import costs as ecosts
+from esize_study.estimate import examples as eex
+from esize_study.estimate import precision as prec
+from esize_study.paper import numbers as paper
+from esize_study.render import tables as rtables
 
 
 def test_twedata_variances(we_data):
@@ -141,24 +147,20 @@ def test_twqeboot_printed_replicates(wqe_old):
 
 # -- the reproduction's own functions ------------------------------------------------
 def test_worked_examples_record_matches_the_paper():
-    from esize_study import reproduction as rp
-
-    we = rp.worked_examples()
+    we = eex.worked_examples()
     assert we["tWQEData"]["fieller"] == pytest.approx([0.1098, 1.7253], abs=5e-5)
     assert we["tWE2Data"]["n1"] == 19 and we["tWE2Data"]["n1_paper_rounding"] == 18
 
 
 def test_rendered_tables_are_markdown_and_latex():
-    from esize_study import reproduction as rp
-
     rows = [{"benchmark": "FFT", "level": lev, "S_pct": s, "T_pct": s, "T2_positive": True}
             for lev, s in zip(("compilation", "execution", "measurement"), (4.1, 6.7, 4.6))]
-    md = rp.render_variations(rows, "md")
+    md = rtables.render_variations(rows, "md")
     assert md.splitlines()[0].startswith("| benchmark") and "| FFT " in md
-    tex = rp.render_variations(rows, "tex")
+    tex = rtables.render_variations(rows, "tex")
     assert r"\begin{tabular}" in tex and r"[\%]" in tex and "FFT & 4.1 & 6.7 & 4.6" in tex
     with pytest.raises(ValueError):
-        rp.render_variations(rows, "html")
+        rtables.render_variations(rows, "html")
 
 
 # -- Table tPrecisions: the paper's convention kept, our optimum beside it -----------
@@ -167,11 +169,8 @@ def _paper_row(rows, benchmark, hours):
 
 
 def test_precision_rows_keep_the_papers_rule_and_add_the_optimum():
-    from esize_study import paper
-    from esize_study import reproduction as rp
-
-    rows = rp.precision_table([], "paper", dropped_cost="replace")
-    assert list(rows[0]) == list(rp.PRECISION_COLUMNS)
+    rows = prec.precision_table([], "paper", dropped_cost="replace")
+    assert list(rows[0]) == list(prec.PRECISION_COLUMNS)
     assert {r["convention"] for r in rows} == {"paper"}
     # the paper's column is the paper's procedure: FFT NA OPT at 3 h clamps n1 to 1
     r = _paper_row(rows, "FFT NA OPT", 3)
@@ -194,7 +193,7 @@ def test_precision_rows_keep_the_papers_rule_and_add_the_optimum():
         assert r["optimum_pct"] <= r["default_pct"]
         assert r["opt_binaries"] >= 2
     # the folded file differs from the paper's column only where executions are dropped
-    folded = rp.precision_table([], "paper", dropped_cost="fold")
+    folded = prec.precision_table([], "paper", dropped_cost="fold")
     assert {r["convention"] for r in folded} == {"paper-fold"}
     for a, b in zip(rows, folded):
         assert a["optimum_pct"] == b["optimum_pct"]
@@ -203,25 +202,21 @@ def test_precision_rows_keep_the_papers_rule_and_add_the_optimum():
 
 
 def test_precision_tables_say_which_convention_each_number_follows():
-    from esize_study import reproduction as rp
-
-    rows = rp.precision_table([], "paper", dropped_cost="replace")
-    folded = rp.precision_table([], "paper", dropped_cost="fold")
-    md = rp.precisions_markdown(rows, folded)
+    rows = prec.precision_table([], "paper", dropped_cost="replace")
+    folded = prec.precision_table([], "paper", dropped_cost="fold")
+    md = rtables.precisions_markdown(rows, folded)
     assert "convention `paper`" in md and "warm-up cost alone" in md
     assert "## Our optimum beside the paper's rule" in md
     assert "3.27 (7 x 42 x 1) -> 3.01 (8 x 33 x 1)" in md
     assert "0.51 (3 x 736 x 12) -> 0.34 (5 x 341 x 11)" in md
-    tex = rp.render_precisions(rows, "tex")
+    tex = rtables.render_precisions(rows, "tex")
     assert "[paper / optimum / default \\%]" in tex and "t quantile" in tex
-    assert "paper-fold / optimum / default" in rp.render_precisions(folded, "md")
+    assert "paper-fold / optimum / default" in rtables.render_precisions(folded, "md")
 
 
 def test_precision_rows_for_a_budget_below_two_binaries():
-    from esize_study import reproduction as rp
-
-    cost = rp.CostModel(measurement_seconds=1.0, build_seconds=3600.0, warmup=10)
-    (row,) = rp.precision_rows("data", "slow", (1.0, 2.0, 3.0), (5, 5, 5), cost, [1.0])
+    cost = ecosts.CostModel(measurement_seconds=1.0, build_seconds=3600.0, warmup=10)
+    (row,) = prec.precision_rows("data", "slow", (1.0, 2.0, 3.0), (5, 5, 5), cost, [1.0])
     assert row["binaries"] == 0 and row["ours_pct"] == row["optimum_pct"] == float("inf")
 
 
@@ -229,38 +224,29 @@ def test_precision_rows_for_a_budget_below_two_binaries():
 @pytest.mark.parametrize("ours, mark", [(1.30, ""), (1.35, ""), (1.25, ""), (1.36, "~"),
                                         (1.40, "~"), (1.41, "*"), (1.19, "*")])
 def test_precision_mark_is_one_rule(ours, mark):
-    from esize_study import reproduction as rp
-
-    assert rp.precision_mark(ours, 1.3) == mark
+    assert prec.precision_mark(ours, 1.3) == mark
 
 
 def test_precisions_markdown_counts_marks():
-    from esize_study import reproduction as rp
-
-    md = rp.precisions_markdown(rp.precision_table([], "paper"))
+    md = rtables.precisions_markdown(prec.precision_table([], "paper"))
     assert ("Of 60 numbers, 39 round to the paper's, 14 more are within +-0.1 and 7 differ by "
             "more than 0.1.") in md
     assert "| TCP OPT " in md and "(1.3 / 34.9)*" in md  # the worse mark of the cell
 
 
 def test_rounding_grid_moves_every_s_within_its_rounding():
-    from esize_study import paper
-    from esize_study import reproduction as rp
-
-    grid = rp.rounding_grid("TCP")
+    grid = prec.rounding_grid("TCP")
     assert len(grid) == 125
     base = tuple(paper.VARIATION_S["TCP"])
     printed = dict(grid)[base]
-    rows = rp.precision_table([], "paper")
+    rows = prec.precision_table([], "paper")
     assert printed[(3.0, "ours")] == pytest.approx(_paper_row(rows, "TCP", 3)["ours_pct"])
     assert all(abs(a - b) <= 0.05 + 1e-9 for s, _ in grid for a, b in zip(s, base))
 
 
 def test_tcp_cells_move_with_the_binary_level_variance_only():
-    from esize_study import reproduction as rp
-
     for name in ("TCP OPT", "TCP"):
-        r = rp.binary_level_sensitivity(name)
+        r = prec.binary_level_sensitivity(name)
         assert r["dropped"] == ["execution"] and r["binaries"] == [8, 17, 26]
         # measurement time: no effect at all
         for cells in r["measurement_time"].values():
@@ -271,9 +257,9 @@ def test_tcp_cells_move_with_the_binary_level_variance_only():
         lo, hi = r["fits"]
         assert lo < hi < r["t3"] and r["merged"] < r["t3"]
         assert r["stated"] == 0.5
-    opt = rp.binary_level_sensitivity("TCP OPT")
+    opt = prec.binary_level_sensitivity("TCP OPT")
     # counting the build alone fixes the 3 h cell only
-    assert [rp.precision_mark(c, p) for c, p in zip(opt["build_only"], opt["paper"])] == [
+    assert [prec.precision_mark(c, p) for c, p in zip(opt["build_only"], opt["paper"])] == [
         "", "~", "~"]
     assert opt["fits"][0] == pytest.approx(0.433, abs=0.003)
     assert opt["fits"][1] == pytest.approx(0.493, abs=0.003)

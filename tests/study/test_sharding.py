@@ -18,7 +18,8 @@ import pandas as pd
 import pytest
 from snakemake.utils import validate
 
-from esize_study import pipeline as pl
+from esize_study.datasets import config as dconf
+from esize_study.datasets import settings as ds
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = ROOT / "workflow" / "scripts"
@@ -57,8 +58,8 @@ def _run(script: str, job: _Job) -> None:
 
 def _config() -> dict:
     """config/config.yaml with config/test.yaml on top, defaults filled as in the workflow."""
-    config = pl.load_config_file(ROOT / "config" / "config.yaml")
-    pl.merge_config(config, pl.load_config_file(ROOT / "config" / "test.yaml"))
+    config = dconf.load_config_file(ROOT / "config" / "config.yaml")
+    dconf.merge_config(config, dconf.load_config_file(ROOT / "config" / "test.yaml"))
     validate(config, schema=str(ROOT / "workflow" / "schemas" / "config.schema.yaml"),
              set_default=True)
     return config
@@ -69,8 +70,8 @@ def prepared(tmp_path_factory):
     """The tiny stand-in dataset: steady designs and variance estimates per benchmark."""
     wd = tmp_path_factory.mktemp("sharding")
     config = _config()
-    settings = pl.dataset_settings(config, DATASET)
-    names = pl.dataset_benchmarks(config, DATASET)
+    settings = ds.dataset_settings(config, DATASET)
+    names = ds.dataset_benchmarks(config, DATASET)
     for bench in names:
         raw, steady, var = (wd / "raw" / f"{bench}.parquet", wd / "steady" / f"{bench}.npz",
                             wd / "variances" / f"{bench}.json")
@@ -89,7 +90,7 @@ def _simulate(prepared, shards: int, threads: int) -> Path:
     wd, config, names = prepared
     fa, cov = dict(config["false_alarm"], shards=shards), dict(config["coverage"], shards=shards)
     out = wd / f"{shards}-shards-{threads}-workers"
-    boot = {pl.slug(b) for b in cov["fCOVGrid"]["boot_benchmarks"]}
+    boot = {ds.slug(b) for b in cov["fCOVGrid"]["boot_benchmarks"]}
     fa_files, cov_files = [], []
     for bench in names:
         for kind in ("binaries", "executions"):

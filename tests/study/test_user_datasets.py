@@ -24,7 +24,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from esize_study.layout import FIGURES
+from esize_study.render.registry import FIGURES
 
 from .test_pipeline import MAKE, PROFILE, ROOT, SNAKEMAKE
 

@@ -3,9 +3,11 @@
 import sys
 from pathlib import Path
 
-import esize_study.codehash as ch
-import esize_study.pipeline as pl
-from esize_study.layout import figure_paths
+import esize_study.artifact.codehash as ch
+import esize_study.datasets.config as dconf
+import esize_study.datasets.costs as dcosts
+import esize_study.datasets.settings as ds
+from esize_study.render.registry import FAMILIES, figure_paths
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
@@ -13,10 +15,10 @@ from snakemake.utils import validate
 # A bad configuration stops here with one line naming the file, the line and the key
 # (Snakemake's own validation would print the whole schema); then the schema's
 # defaults are filled in.
-_problem = pl.config_problem(
+_problem = dconf.config_problem(
     config,
     schema=f"{workflow.basedir}/workflow/schemas/config.schema.yaml",
-    sources=pl.snakemake_config_sources(workflow),
+    sources=dconf.snakemake_config_sources(workflow),
 )
 if _problem:
     print(f"esize: error: {_problem}", file=sys.stderr)
@@ -29,8 +31,8 @@ LOGS = config["logs_dir"]
 DATASETS = list(config["datasets"])
 #: Hash of every source file of esize and esize_study, as they are: what
 #: provenance.json records and `make archive` checks (rule provenance passes it).
-CODE_HASH = pl.code_hash()
-BENCHMARKS = {name: pl.dataset_benchmarks(config, name) for name in DATASETS}
+CODE_HASH = ch.code_hash()
+BENCHMARKS = {name: ds.dataset_benchmarks(config, name) for name in DATASETS}
 
 
 wildcard_constraints:
@@ -43,9 +45,9 @@ wildcard_constraints:
 # A rule's `code` param is the hash of the code its job runs: its script, the modules
 # of esize and esize_study the script imports (found by reading the code, lazy imports
 # included) and the files they load (such as _gather.c), comments and docstrings left
-# out (esize_study.codehash). Snakemake reruns a job when its params change, so an
-# edit reruns the rules whose code it touches, and only those: restyling a figure
-# does not rerun a simulation, a comment reruns nothing.
+# out (esize_study.artifact.codehash). Snakemake reruns a job when its params change,
+# so an edit reruns the rules whose code it touches, and only those: restyling a
+# figure does not rerun a simulation, a comment reruns nothing.
 
 #: The code param given to each script, by script name (checked in all_outputs).
 CODE_OF = {}
@@ -73,14 +75,33 @@ def check_code_params():
 
 
 def dataset_kind(dataset):
-    return pl.dataset_settings(config, dataset)["kind"]
+    return ds.dataset_settings(config, dataset)["kind"]
 
 
 def raw_input(wildcards):
     """Raw tidy file of one benchmark: generated (stand-in) or the user's file."""
     if dataset_kind(wildcards.dataset) == "standin":
         return f"{DATA}/{wildcards.dataset}/{wildcards.bench}.parquet"
-    return pl.benchmark_file(config, wildcards.dataset, wildcards.bench)
+    return ds.benchmark_file(config, wildcards.dataset, wildcards.bench)
+
+
+def figure_outputs(family):
+    """The figure files of ``family`` (render.registry), every format. The PNGs are
+    flagged for Snakemake's report (`snakemake --report`) with the figure's caption,
+    workflow/report/<name>.rst, which render.registry.write_captions writes."""
+    out = []
+    for path in figure_paths(f"{RESULTS}/{{dataset}}/figures", family):
+        if path.endswith(".png"):
+            name = Path(path).stem
+            path = report(
+                path,
+                caption=f"../report/{name}.rst",
+                category=FAMILIES[family],
+                subcategory="{dataset}",
+                labels={"dataset": "{dataset}", "figure": name},
+            )
+        out.append(path)
+    return out
 
 
 def per_benchmark(pattern):
@@ -97,7 +118,7 @@ def per_benchmark(pattern):
 
 def fa_validation_benchmarks(dataset):
     names = BENCHMARKS[dataset]
-    wanted = [pl.slug(b) for b in config["false_alarm"]["validation"]["benchmarks"]]
+    wanted = [ds.slug(b) for b in config["false_alarm"]["validation"]["benchmarks"]]
     chosen = [b for b in wanted if b in names] or list(names)[:1]
     return chosen
 

@@ -94,7 +94,7 @@ rule cov_figures:
         csv=f"{RESULTS}/{{dataset}}/sim/coverage.csv",
         validation=cov_validation_inputs,
     output:
-        figure_paths(f"{RESULTS}/{{dataset}}/figures", "coverage"),
+        figure_outputs("coverage"),
     params:
         ratio=COV["ratio"],
         alpha=COV["alpha"],

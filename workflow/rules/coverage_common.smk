@@ -4,7 +4,7 @@
 def cov_chosen(dataset, wanted):
     """Slugs of the wanted benchmarks in the dataset, else as many of its first ones."""
     names = list(BENCHMARKS[dataset])
-    slugs = [pl.slug(b) for b in wanted]
+    slugs = [ds.slug(b) for b in wanted]
     chosen = [b for b in slugs if b in names]
     return chosen or names[: max(1, len(slugs))]
 

@@ -5,7 +5,7 @@ rule generate_standin:
     output:
         f"{DATA}/{{dataset}}/{{bench}}.parquet",
     params:
-        settings=lambda wc: pl.dataset_settings(config, wc.dataset),
+        settings=lambda wc: ds.dataset_settings(config, wc.dataset),
         names=lambda wc: BENCHMARKS[wc.dataset],
         code=code_of("generate_standin.py"),
     log:

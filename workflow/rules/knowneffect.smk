@@ -1,19 +1,19 @@
 # Measured datasets (a directory dataset with a costs file or known effects): the
 # known-effect experiment (esize_study.knowneffect) and the report section
-# report_measured.md (esize_study.realdata), beside the generic rules that treat the
+# report_measured.md (esize_study.render.measured), beside the generic rules that treat the
 # dataset like any other.
 
 #: Known effects of every dataset, by variant slug (empty for most).
-KNOWN = {d: pl.known_effects(config, d) for d in DATASETS}
+KNOWN = {d: ds.known_effects(config, d) for d in DATASETS}
 #: Datasets that get the report section on measured data.
 MEASURED = [
     d
     for d in DATASETS
     if dataset_kind(d) == "directory"
-    and (KNOWN[d] or pl.dataset_settings(config, d)["costs_file"])
+    and (KNOWN[d] or ds.dataset_settings(config, d)["costs_file"])
 ]
 #: Known-effect settings, and the files of the known-effect rules, by dataset.
-KE_SETTINGS = {d: pl.dataset_settings(config, d)["known_effects"] for d in DATASETS if KNOWN[d]}
+KE_SETTINGS = {d: ds.dataset_settings(config, d)["known_effects"] for d in DATASETS if KNOWN[d]}
 KE_THREADS = max([int(s["threads"]) for s in KE_SETTINGS.values()] or [1])
 KE_SIMS = {d: [f"{RESULTS}/{d}/sim/known_effect/{v}.parquet" for v in KNOWN[d]] for d in DATASETS}
 KE_REFS = {
@@ -95,8 +95,8 @@ rule measured_report:
     input:
         unpack(lambda wc: KE_TABLES[wc.dataset]),
         variances=per_benchmark("{results}/{dataset}/variances/{bench}.json"),
-        raw=lambda wc: [pl.benchmark_file(config, wc.dataset, b) for b in BENCHMARKS[wc.dataset]],
-        costs=lambda wc: pl.dataset_settings(config, wc.dataset)["costs_file"] or [],
+        raw=lambda wc: [ds.benchmark_file(config, wc.dataset, b) for b in BENCHMARKS[wc.dataset]],
+        costs=lambda wc: ds.dataset_settings(config, wc.dataset)["costs_file"] or [],
         false_alarms=f"{RESULTS}/{{dataset}}/sim/false_alarm.csv",
     output:
         md=f"{RESULTS}/{{dataset}}/report_measured.md",

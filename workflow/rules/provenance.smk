@@ -1,16 +1,16 @@
 # Provenance of every dataset's results: results/<dataset>/provenance.json names the
 # commit (and whether the tree had uncommitted changes), the code and config hashes,
-# the seeds, the software versions and the machine (esize_study.provenance).
+# the seeds, the software versions and the machine (esize_study.artifact.provenance).
 #
 # The job reruns when the code hash or the config hash changes; a commit that changes
 # neither (say, a README edit) leaves the results and this record of the commit that
 # made them as they are. Its code param is the hash of the whole packages' bytes
-# (pipeline.code_hash), which the record holds and `make archive` checks against the
+# (codehash.code_hash), which the record holds and `make archive` checks against the
 # archived source, not a per-rule hash: any edit of the packages, a comment included,
 # writes the record anew, and the tables and the report that print it follow (cheap
 # jobs; no simulation reads it).
 
-import esize_study.provenance as pv
+import esize_study.artifact.provenance as pv
 
 
 # the notebooks rendered to HTML, the other record a reader gets beside the report

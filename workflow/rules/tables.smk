@@ -32,9 +32,9 @@ rule precision_table:
         tex=f"{RESULTS}/{{dataset}}/tables/precisions.tex",
         folded=f"{RESULTS}/{{dataset}}/tables/precisions_folded.csv",
     params:
-        settings=lambda wc: pl.dataset_settings(config, wc.dataset),
+        settings=lambda wc: ds.dataset_settings(config, wc.dataset),
         hours=config["hours"],
-        build_seconds=lambda wc: pl.dataset_build_seconds(config, wc.dataset),
+        build_seconds=lambda wc: dcosts.dataset_build_seconds(config, wc.dataset),
         code=code_of("precision_table.py"),
     log:
         f"{LOGS}/{{dataset}}/precision_table.log",

@@ -3,9 +3,10 @@
 import json
 import time
 
-from esize_study import coverage as cv
-from esize_study import engine
-from esize_study import pipeline as pl
+from esize_study.coverage import model as cv
+from esize_study.coverage import records
+from esize_study.datasets import files as pl
+from esize_study.engine.seeds import bench_id
 
 log = pl.script_logging(snakemake.log[0])  # noqa: F821
 cfg = snakemake.params.cov  # noqa: F821
@@ -15,9 +16,9 @@ with open(snakemake.input[0]) as fh:  # noqa: F821
 model = cv.Model.from_estimates(est["S2"], est["mean"], cfg["ratio"])
 cells = cv.cells_from_config(cfg, boot_grid=snakemake.params.boot_grid)  # noqa: F821
 t0 = time.perf_counter()
-records = cv.simulate_cells(model, cells, seed=cfg["seed"], bench_id=engine.bench_id(est["benchmark"]),
+simulated = cv.simulate_cells(model, cells, seed=cfg["seed"], bench_id=bench_id(est["benchmark"]),
                             n_jobs=snakemake.threads, shard=shard)  # noqa: F821
-columns = cv.summary_columns(records, est["benchmark"])
+columns = records.summary_columns(simulated, est["benchmark"])
 pl.write_parquet_columns(snakemake.output[0], columns)  # noqa: F821
 log.info("%s shard %s: %d cells, %d rows in %.1f s", est["benchmark"], shard, len(cells),
          len(columns["n"]), time.perf_counter() - t0)

@@ -2,8 +2,8 @@
 
 import pandas as pd
 
-from esize_study import coverage as cv
-from esize_study import pipeline as pl
+from esize_study.coverage import records as cv
+from esize_study.datasets import files as pl
 
 log = pl.script_logging(snakemake.log[0])  # noqa: F821
 parts = [pd.read_parquet(p) for p in snakemake.input]  # noqa: F821

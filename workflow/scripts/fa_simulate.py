@@ -2,9 +2,10 @@
 
 import time
 
-from esize_study import engine
-from esize_study import falsealarm as fa
-from esize_study import pipeline as pl
+from esize_study.datasets import files as pl
+from esize_study.engine.seeds import bench_id
+from esize_study.falsealarm import records
+from esize_study.falsealarm import simulate as fa
 
 log = pl.script_logging(snakemake.log[0])  # noqa: F821
 cfg = snakemake.params.fa  # noqa: F821
@@ -18,16 +19,16 @@ cells = [
     for size in cfg[kind]
 ]
 t0 = time.perf_counter()
-records = fa.simulate_cells(
+simulated = fa.simulate_cells(
     stats,
     cells,
     seed=cfg["seed"],
-    bench_id=engine.bench_id(meta["benchmark"]),
+    bench_id=bench_id(meta["benchmark"]),
     block_size=cfg["block"],
     n_jobs=snakemake.threads,  # noqa: F821
     shard=shard,
 )
-columns = fa.records_to_columns(records, meta["benchmark"])
+columns = records.records_to_columns(simulated, meta["benchmark"])
 pl.write_parquet_columns(snakemake.output[0], columns)  # noqa: F821
 log.info("%s %s shard %s: %d comparisons x methods in %.1f s", meta["benchmark"], kind, shard,
          len(columns["tstar"]), time.perf_counter() - t0)

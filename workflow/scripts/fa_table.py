@@ -2,8 +2,8 @@
 
 import pandas as pd
 
-from esize_study import falsealarm as fa
-from esize_study import pipeline as pl
+from esize_study.datasets import files as pl
+from esize_study.falsealarm import records as fa
 
 log = pl.script_logging(snakemake.log[0])  # noqa: F821
 frame = pd.concat([pd.read_parquet(p) for p in snakemake.input.sims], ignore_index=True)  # noqa: F821

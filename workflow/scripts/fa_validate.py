@@ -4,9 +4,10 @@ import time
 
 import pandas as pd
 
-from esize_study import engine
-from esize_study import falsealarm as fa
-from esize_study import pipeline as pl
+from esize_study.datasets import files as pl
+from esize_study.engine.seeds import bench_id
+from esize_study.falsealarm import records
+from esize_study.falsealarm import simulate as fa
 
 log = pl.script_logging(snakemake.log[0])  # noqa: F821
 cfg = snakemake.params.fa  # noqa: F821
@@ -25,9 +26,9 @@ for mode in ("approx", "exact"):
         for e in val["executions"]
     ]
     t0 = time.perf_counter()
-    recs = fa.simulate_cells(stats, cells, seed=cfg["seed"] + 1, bench_id=engine.bench_id(meta["benchmark"]),
+    recs = fa.simulate_cells(stats, cells, seed=cfg["seed"] + 1, bench_id=bench_id(meta["benchmark"]),
                              block_size=cfg["block"], n_jobs=snakemake.threads)  # noqa: F821
-    f = fa.records_to_frame(recs, meta["benchmark"])
+    f = records.records_to_frame(recs, meta["benchmark"])
     f = f[f["method"] == "bootstrap"].assign(mode=mode)
     frames.append(f)
     log.info("%s mode %s: %.1f s", meta["benchmark"], mode, time.perf_counter() - t0)

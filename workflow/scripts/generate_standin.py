@@ -1,7 +1,7 @@
 """Generate one benchmark of the Mono-style stand-in dataset (raw, warm-up included)."""
 
-from esize_study import pipeline as pl
-from esize_study import standin
+from esize_study.datasets import files as pl
+from esize_study.datasets.standin import generate as standin
 
 log = pl.script_logging(snakemake.log[0])  # noqa: F821 (snakemake injects it)
 settings = snakemake.params.settings  # noqa: F821

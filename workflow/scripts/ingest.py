@@ -1,7 +1,7 @@
 """Read one raw benchmark file, check it, drop the warm-up, store the steady design."""
 
 from esize import EsizeError
-from esize_study import pipeline as pl
+from esize_study.datasets import files as pl
 
 log = pl.script_logging(snakemake.log[0])  # noqa: F821
 src = snakemake.input[0]  # noqa: F821

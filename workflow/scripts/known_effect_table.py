@@ -4,9 +4,10 @@ import json
 
 import pandas as pd
 
-from esize_study import knowneffect as ke
-from esize_study import pipeline as pl
-from esize_study import provenance as pv
+from esize_study.artifact import provenance as pv
+from esize_study.datasets import files as pl
+from esize_study.knowneffect import records as ke
+from esize_study.render.knowneffect import render_markdown
 
 log = pl.script_logging(snakemake.log[0])  # noqa: F821
 p, out = snakemake.params, snakemake.output  # noqa: F821
@@ -20,6 +21,6 @@ pl.write_csv(out.csv, cov, ke.COVERAGE_COLUMNS)
 pl.write_csv(out.verdicts, verd, ke.VERDICT_COLUMNS)
 pl.write_csv(out.references, refs, ke.REFERENCE_COLUMNS)
 pl.atomic_write_text(out.md, pv.header_markdown(pv.read(snakemake.input.provenance))  # noqa: F821
-                     + "# Known effects\n\n" + ke.render_markdown(refs, cov, verd, alpha=p.alpha,
-                                                                  heading="##"))
+                     + "# Known effects\n\n" + render_markdown(refs, cov, verd, alpha=p.alpha,
+                                                               heading="##"))
 log.info("%d variants, %d coverage rows, %d verdict rows", len(refs), len(cov), len(verd))

@@ -5,8 +5,18 @@ import json
 import pandas as pd
 
 from esize import EsizeError
-from esize_study import pipeline as pl
-from esize_study import realdata as rd
+from esize_study.datasets import files as pl
+from esize_study.datasets.costs import dataset_costs
+from esize_study.datasets.measured import read_conditions, read_measured
+from esize_study.datasets.settings import dataset_settings
+from esize_study.estimate.precision import DIMENSIONING_COLUMNS, dimensioning_rows
+from esize_study.estimate.variation import cpu_estimates, variance_rows
+from esize_study.estimate.warmup import warmup_check
+from esize_study.falsealarm.records import false_alarm_rows
+from esize_study.knowneffect.records import read_tables
+from esize_study.render.knowneffect import render_markdown
+from esize_study.render.measured import render_report
+from esize_study.render.measured_results import conditions_note, costs_note
 
 log = pl.script_logging(snakemake.log[0])  # noqa: F821
 inp, out, p = snakemake.input, snakemake.output, snakemake.params  # noqa: F821
@@ -15,29 +25,31 @@ config = snakemake.config  # noqa: F821
 estimates = [json.load(open(f)) for f in inp.variances]
 pool = (max(e["counts"][0] for e in estimates), max(e["counts"][1] for e in estimates))
 try:
-    checks = [rd.warmup_check(pl.load_benchmark_file(f)[0], int(e["warmup"]), name=e["benchmark"],
-                              cpu=rd.load_cpu(f, 0))
-              for e, f in zip(estimates, inp.raw)]
-    costs = pl.dataset_costs(config, dataset)
-    dims = rd.dimensioning_rows(estimates, costs, p.hours, alpha=p.alpha) if costs else []
+    # each raw file read once: its wall times and, when it has them, its CPU times
+    raw = [read_measured(f) for f in inp.raw]
+    checks = [warmup_check(m.design, int(e["warmup"]), name=e["benchmark"], cpu=m.cpu)
+              for e, m in zip(estimates, raw)]
+    costs = dataset_costs(config, dataset)
+    dims = dimensioning_rows(estimates, costs, p.hours, alpha=p.alpha) if costs else []
 except EsizeError as exc:
     pl.fail(log, exc)
-note = (rd.costs_note(costs, estimates) if costs else
+note = (costs_note(costs, estimates) if costs else
         "No costs file: the dataset's costs are not known, so there is no dimensioning here.")
-fa_rows = rd.false_alarm_rows(pd.read_csv(inp.false_alarms), pool, p.thresholds, p.alpha)
+fa_rows = false_alarm_rows(pd.read_csv(inp.false_alarms), pool, p.thresholds, p.alpha)
 known_md, refs, rows = None, [], ((), ())
 if "ke_csv" in inp.keys():
-    known_md, refs, *rows = rd.known_effect_section(inp.ke_csv, inp.ke_verdicts,
-                                                    inp.ke_references, p.alpha)
-pl.write_csv(out.precisions, dims, rd.DIMENSIONING_COLUMNS)
+    refs, cov, verd = read_tables(inp.ke_csv, inp.ke_verdicts, inp.ke_references)
+    known_md, rows = render_markdown(refs, cov, verd, alpha=p.alpha, heading="####"), (cov, verd)
+pl.write_csv(out.precisions, dims, DIMENSIONING_COLUMNS)
 pl.write_csv(out.warmup, checks, list(checks[0]))
-var_rows = rd.variance_rows(estimates) + rd.variance_rows(
-    rd.cpu_estimates(inp.raw, estimates), "cpu", with_paper=False)
-text = rd.render_report(
+var_rows = variance_rows(estimates) + variance_rows(
+    cpu_estimates([m.cpu for m in raw], estimates), "cpu", with_paper=False)
+conditions = conditions_note(read_conditions(dataset_settings(config, dataset)["path"]))
+text = render_report(
     dataset, var_rows=var_rows, warmup_checks=checks,
     warmup_fraction=p.warmup_fraction, dimensioning=dims, costs_note=note, fa_rows=fa_rows,
-    pool=pool, known_effect_md=known_md, references=refs, known_effect_rows=tuple(rows),
-    conditions=rd.conditions_note(pl.dataset_settings(config, dataset)["path"]), alpha=p.alpha,
+    pool=pool, known_effect_md=known_md, references=refs, known_effect_rows=rows,
+    conditions=conditions, alpha=p.alpha,
 )
 pl.atomic_write_text(out.md, text)
 log.info("%s: %d benchmarks, %d dimensioning rows, %d false-alarm rows, %d known effects",

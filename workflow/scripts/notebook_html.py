@@ -10,7 +10,7 @@ import nbclient
 import nbformat
 from nbconvert import HTMLExporter
 
-from esize_study import pipeline as pl
+from esize_study.datasets import files as pl
 
 log = pl.script_logging(snakemake.log[0])  # noqa: F821
 for src, out in zip(snakemake.input, snakemake.output):  # noqa: F821

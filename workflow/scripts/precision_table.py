@@ -3,9 +3,10 @@
 import json
 
 from esize import EsizeError
-from esize_study import pipeline as pl
-from esize_study import provenance as pv
-from esize_study import reproduction as rp
+from esize_study.artifact import provenance as pv
+from esize_study.datasets import files as pl
+from esize_study.estimate import precision as rp
+from esize_study.render import tables
 
 log = pl.script_logging(snakemake.log[0])  # noqa: F821
 estimates = [json.load(open(p)) for p in snakemake.input.variances]  # noqa: F821
@@ -23,6 +24,6 @@ except EsizeError as exc:
 out = snakemake.output  # noqa: F821
 pl.write_csv(out.csv, rows, rp.PRECISION_COLUMNS)
 pl.write_csv(out.folded, folded, rp.PRECISION_COLUMNS)
-pl.atomic_write_text(out.md, pv.header_markdown(prov) + rp.precisions_markdown(rows, folded))
-pl.atomic_write_text(out.tex, pv.header_comment(prov) + rp.render_precisions(rows, "tex"))
+pl.atomic_write_text(out.md, pv.header_markdown(prov) + tables.precisions_markdown(rows, folded))
+pl.atomic_write_text(out.tex, pv.header_comment(prov) + tables.render_precisions(rows, "tex"))
 log.info("%d rows", len(rows))

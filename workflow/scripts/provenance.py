@@ -2,8 +2,8 @@
 
 from pathlib import Path
 
-from esize_study import pipeline as pl
-from esize_study import provenance as pv
+from esize_study.artifact import provenance as pv
+from esize_study.datasets import files as pl
 
 log = pl.script_logging(snakemake.log[0])  # noqa: F821
 # the top of the source tree: workflow/scripts (as workflow/rules/../scripts) -> top

@@ -1,7 +1,7 @@
 """Per-level variance estimates (S^2, T^2) of one benchmark."""
 
 from esize import EsizeError, variance_components
-from esize_study import pipeline as pl
+from esize_study.datasets import files as pl
 
 log = pl.script_logging(snakemake.log[0])  # noqa: F821
 design, meta = pl.load_design_npz(snakemake.input[0])  # noqa: F821

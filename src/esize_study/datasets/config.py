@@ -1,0 +1,286 @@
+"""The workflow configuration checked: one line naming the file, the line and the key.
+
+Snakemake reports a YAML syntax error without naming the file or the line, and a
+schema violation with a dump of the whole schema. The functions here turn either into
+one line naming the file, the line and the key, then check every dataset (its name,
+its directory and data files, its costs file: :mod:`esize_study.datasets.settings`,
+:mod:`esize_study.datasets.costs`). The Snakefile (``workflow/rules/common.smk``) and
+the Makefile's pre-check (``python -m esize_study.datasets.config check-config
+FILE...``) both use them.
+"""
+
+from __future__ import annotations
+
+import copy
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from esize import InputError
+
+from ..paper import numbers as paper
+from .costs import dataset_costs
+from .settings import (
+    _MISSING,
+    ConfigError,
+    _dotted,
+    _shown,
+    _yaml_line,
+    dataset_benchmarks,
+    dataset_name_problem,
+    dataset_settings,
+)
+
+__all__ = [
+    "SCHEMA",
+    "load_config_file",
+    "merge_config",
+    "config_problem",
+    "check_config_files",
+    "snakemake_config_sources",
+    "main",
+]
+
+SCHEMA = Path("workflow") / "schemas" / "config.schema.yaml"
+
+
+def load_config_file(path: str | Path) -> dict:
+    """Read a YAML (or JSON) configuration file into a dict.
+
+    Raises
+    ------
+    esize.InputError
+        When the file cannot be read, is not valid YAML (the message names the line
+        as ``FILE:LINE``) or does not hold a mapping of keys.
+    """
+    import yaml
+
+    shown = _shown(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(shown, "no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(shown, f"cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f"{shown}:{mark.line + 1}" if mark is not None else shown
+        what = " ".join(str(exc.problem or exc.context or "invalid YAML").split())
+        raise InputError(where, f"YAML syntax error: {what}") from None
+    except yaml.YAMLError as exc:
+        raise InputError(shown, f"YAML syntax error: {' '.join(str(exc).split())}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise InputError(shown, "a configuration file holds keys and values (a YAML mapping)")
+    return data
+
+
+def merge_config(base: dict, update: Mapping) -> dict:
+    """Update ``base`` in place with ``update``, merging nested mappings (as Snakemake does)."""
+    for key, value in update.items():
+        if isinstance(value, Mapping) and isinstance(base.get(key), dict):
+            merge_config(base[key], value)
+        else:
+            base[key] = value
+    return base
+
+
+def _lookup(data, keys: Sequence[str | int]):
+    for k in keys:
+        if isinstance(data, Mapping) and k in data:
+            data = data[k]
+        elif isinstance(data, list) and isinstance(k, int) and -len(data) <= k < len(data):
+            data = data[k]
+        else:
+            return _MISSING
+    return data
+
+
+def _locate(keys, value, sources) -> str:
+    """Where the value at ``keys`` came from: ``FILE:LINE``, ``FILE``, ``--config`` or ``config``.
+
+    ``sources`` are ``(name, data)`` pairs in increasing precedence; a name that is not
+    a file (``--config``) gets no line. With ``value`` given, a source counts only when
+    it holds that very value (a later file may have overridden an earlier one).
+    """
+    for name, data in reversed(list(sources)):
+        found = _lookup(data, keys)
+        if found is _MISSING or (value is not _MISSING and found != value):
+            continue
+        if name == "--config":
+            return name
+        line = _yaml_line(name, keys)
+        return f"{_shown(name)}:{line}" if line else _shown(name)
+    return "config"
+
+
+def _schema_message(error, config, sources) -> str:
+    """One line for one ``jsonschema`` validation error."""
+    keys = list(error.absolute_path)
+    if "propertyNames" in error.absolute_schema_path and keys == ["datasets"]:
+        where = _locate([*keys, error.instance], _MISSING, sources)
+        what = dataset_name_problem(error.instance) or " ".join(error.message.split())
+        return f"{where}: datasets: {what}"
+    if error.validator == "additionalProperties" and isinstance(error.instance, Mapping):
+        known = list(error.schema.get("properties", {}))
+        unknown = [k for k in error.instance if k not in known]
+        if unknown:
+            import difflib
+
+            key = unknown[0]
+            where = _locate([*keys, key], _MISSING, sources)
+            inside = f" in '{_dotted(keys)}'" if keys else ""
+            close = difflib.get_close_matches(str(key), known, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            return f"{where}: unknown key '{key}'{inside}{hint} (known: {', '.join(known)})"
+    if keys:
+        where = _locate(keys, _lookup(config, keys), sources)
+    else:  # the whole configuration (a required key missing): name the last file
+        files = [name for name, _ in sources if name != "--config"]
+        where = _shown(files[-1]) if files else "config"
+    what = " ".join(error.message.split())
+    if len(what) > 200:
+        what = what[:197] + "..."
+    return f"{where}: {_dotted(keys)}: {what}" if keys else f"{where}: {what}"
+
+
+def config_problem(
+    config: Mapping,
+    schema: str | Path | Mapping = SCHEMA,
+    sources: Sequence[tuple[str, Mapping]] = (),
+) -> str | None:
+    """The first problem of a workflow configuration, in one line, or None.
+
+    Checks ``config`` against the JSON schema, then every dataset: its name
+    (:func:`dataset_name_problem`), a directory dataset's path (a directory holding
+    data files), its costs file (a regular file, parsed and holding every field of
+    :data:`esize_study.datasets.costs.COSTS_FIELDS` for each benchmark: :func:`dataset_costs`), a stand-in's
+    benchmarks. A problem in a costs file names that file, not a configuration file.
+
+    Parameters
+    ----------
+    config : mapping
+        The merged configuration.
+    schema : path or mapping
+        The JSON schema (``workflow/schemas/config.schema.yaml``).
+    sources : sequence of (name, mapping)
+        Where the configuration came from, in increasing precedence: file names with
+        their contents, and ``"--config"`` for values given on the command line. The
+        message names the source (and for files the line) of the offending key.
+
+    Returns
+    -------
+    str or None
+        ``"FILE:LINE: problem"`` or None when the configuration is usable.
+    """
+    import jsonschema
+    import yaml
+
+    if not isinstance(schema, Mapping):
+        schema = yaml.safe_load(Path(schema).read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(
+        validator.iter_errors(config),
+        key=lambda e: (len(e.absolute_path), [str(k) for k in e.absolute_path]),
+    )
+    if errors:
+        return _schema_message(errors[0], config, sources)
+    for name in config["datasets"]:
+        problem = dataset_name_problem(name)  # also without the schema's propertyNames
+        if problem:
+            return f"{_locate(['datasets', name], _MISSING, sources)}: datasets: {problem}"
+    for name in config["datasets"]:
+        try:
+            benchmarks = dataset_benchmarks(config, name)
+            _check_paper_costs(config, name, benchmarks)
+            dataset_costs(config, name, benchmarks.values())
+        except ConfigError as exc:
+            where = _locate(exc.keys, _lookup(config, exc.keys), sources)
+            if where == "config":
+                where = _locate(exc.keys[:2], _MISSING, sources)
+            return f"{where}: {exc}"
+        except InputError as exc:  # in the costs file: it names itself
+            return str(exc)
+    return None
+
+
+def _check_paper_costs(config: Mapping, name: str, benchmarks: Mapping[str, str]) -> None:
+    """A directory dataset with ``costs: paper`` has only benchmarks of the paper."""
+    s = dataset_settings(config, name)
+    if s["kind"] != "directory" or s["costs"] != "paper":
+        return
+    others = [b for b in benchmarks.values() if b not in paper.VARIATION_S]
+    if others:
+        raise ConfigError(("datasets", name, "costs"),
+                          f"'paper' costs exist for the paper's ten benchmarks only, not for "
+                          f"{', '.join(map(repr, others[:3]))}{', ...' if len(others) > 3 else ''}: "
+                          "use 'data' or a costs file ({file: costs.json})")
+
+
+def snakemake_config_sources(workflow) -> list[tuple[str, Mapping]]:
+    """Sources of a running Snakemake workflow's config, in increasing precedence.
+
+    The files of ``configfile:`` directives, then those of ``--configfile``, then the
+    values of ``--config``. Attributes missing from other Snakemake versions give
+    fewer sources (the messages then name fewer files), never an error.
+    """
+    cli = [Path(p).resolve() for p in getattr(workflow, "overwrite_configfiles", None) or ()]
+    files = [Path(p) for p in getattr(workflow, "configfiles", None) or ()]
+    ordered = [p for p in files if p.resolve() not in cli] + [p for p in files if p.resolve() in cli]
+    sources: list[tuple[str, Mapping]] = []
+    for p in ordered:
+        try:
+            sources.append((str(p), load_config_file(p)))
+        except InputError:
+            continue
+    settings = getattr(workflow, "config_settings", None)
+    given = getattr(settings, "config", None)
+    if given:
+        sources.append(("--config", dict(given)))
+    return sources
+
+
+def check_config_files(files: Sequence[str | Path], schema: str | Path = SCHEMA) -> str | None:
+    """Read, merge (later files override earlier ones) and check configuration files.
+
+    Returns the first problem in one line (a YAML syntax error as ``FILE:LINE``), or
+    None.
+    """
+    sources: list[tuple[str, Mapping]] = []
+    merged: dict = {}
+    for f in files:
+        try:
+            data = load_config_file(f)
+        except InputError as exc:
+            return str(exc)
+        sources.append((str(f), data))
+        merge_config(merged, copy.deepcopy(data))
+    return config_problem(merged, schema, sources)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m esize_study.datasets.config check-config FILE...``: the Makefile's pre-check.
+
+    Prints nothing and exits 0 when the merged files make a usable configuration;
+    otherwise prints one ``esize: error:`` line and exits 2.
+    """
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m esize_study.datasets.config")
+    sub = parser.add_subparsers(dest="command", required=True)
+    check = sub.add_parser("check-config", help="check workflow configuration files")
+    check.add_argument("files", nargs="+", help="configuration files, later ones override")
+    check.add_argument("--schema", default=str(SCHEMA), help="JSON schema (YAML)")
+    args = parser.parse_args(argv)
+    problem = check_config_files(args.files, args.schema)
+    if problem:
+        print(f"esize: error: {problem}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,209 @@
+"""Files of the pipeline: raw tidy files read, intermediate files written atomically.
+
+* :func:`read_table` and :func:`load_benchmark_file` read a raw tidy file
+  (``binary, execution, iteration, time``) into a three-level design, warm-up
+  included; :func:`warmup_for` is the number of warm-up iterations to drop;
+* :func:`save_design` and :func:`load_design_npz` store a steady-state design;
+* :func:`write_json`, :func:`write_csv`, :func:`write_parquet` and
+  :func:`write_parquet_columns` write the pipeline's tables, atomically;
+* :func:`script_logging` and :func:`fail` give a workflow script its log file and
+  its one-line error.
+
+The Snakemake rules stay thin: they name files, and the scripts they run call the
+functions of the study and the library. Nothing in this module does statistics.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import logging
+import math
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from esize import Design, DesignError, InputError, from_tidy
+from esize._atomic import atomic_write, atomic_write_text
+
+from ..paper import numbers as paper
+
+__all__ = [
+    "TIDY_COLUMNS",
+    "read_table",
+    "load_benchmark_file",
+    "benchmark_design",
+    "warmup_for",
+    "save_design",
+    "load_design_npz",
+    "write_json",
+    "write_csv",
+    "write_parquet",
+    "write_parquet_columns",
+    "atomic_write_text",
+    "script_logging",
+    "fail",
+]
+
+TIDY_COLUMNS = ("binary", "execution", "iteration", "time")
+
+PARQUET_SUFFIXES = (".parquet", ".pq", ".parq")
+
+
+def read_table(path: str | Path):
+    """Read a tidy CSV (optionally compressed) or Parquet file into a DataFrame.
+
+    Raises
+    ------
+    esize.InputError
+        When the file is missing, a directory, or cannot be parsed.
+    """
+    import pandas as pd
+
+    p = Path(path)
+    if not p.exists():
+        raise InputError(p, "no such file")
+    if p.is_dir():
+        raise InputError(p, "is a directory, not a file")
+    try:
+        if p.suffix.lower() in PARQUET_SUFFIXES:
+            return pd.read_parquet(p)
+        return pd.read_csv(p)
+    except Exception as exc:  # pandas and pyarrow raise many types for malformed files
+        msg = " ".join(str(exc).split()) or type(exc).__name__
+        raise InputError(p, f"cannot read: {msg}") from None
+
+
+def load_benchmark_file(path: str | Path) -> tuple[Design, int]:
+    """Read a raw tidy benchmark file (``binary, execution, iteration, time``).
+
+    Returns the three-level design with *all* iterations (warm-up included) and the
+    raw count per execution. Rows are ordered by iteration within each execution.
+    """
+    d = benchmark_design(read_table(path), path)
+    return d, d.shape[-1]
+
+
+def benchmark_design(frame, path: str | Path) -> Design:
+    """The three-level design of the times of a raw tidy table read from ``path``
+    (all iterations, warm-up included; ``path`` names the file in errors)."""
+    missing = [c for c in TIDY_COLUMNS if c not in frame.columns]
+    if missing:
+        raise InputError(path, f"missing column(s) {missing}; expected {list(TIDY_COLUMNS)}")
+    frame = frame.sort_values(["binary", "execution", "iteration"], kind="stable")
+    try:
+        d = from_tidy(frame, ["binary", "execution"], value="time")
+        if np.any(d.data <= 0):
+            raise DesignError("column 'time' has non-positive values")
+    except DesignError as exc:
+        raise InputError(path, str(exc)) from None
+    return d
+
+
+def warmup_for(fraction: float, raw: int) -> int:
+    """Warm-up measurements to drop: ``fraction * raw`` rounded half up.
+
+    With the paper's 30 % this gives its counts (64 -> 19, 256 -> 77, 512 -> 154).
+    """
+    if abs(fraction - paper.WARMUP_FRACTION) < 1e-12:
+        return paper.warmup_count(raw)
+    return int(math.floor(fraction * raw + 0.5 + 1e-9))
+
+
+def write_parquet(path: str | Path, frame) -> None:
+    """Write a DataFrame as Parquet, atomically (:func:`esize._atomic.atomic_write`)."""
+    buf = io.BytesIO()
+    frame.to_parquet(buf, index=False)
+    atomic_write(path, buf.getvalue())
+
+
+def write_parquet_columns(path: str | Path, columns: Mapping[str, np.ndarray]) -> None:
+    """Write named columns (numpy arrays; object arrays of str become strings) as
+    Parquet, atomically, with pyarrow alone: the simulation jobs skip importing
+    pandas. Read back with pandas, the table equals ``pandas.DataFrame(columns)``.
+    """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.table({k: pa.array(v.tolist() if v.dtype == object else v)
+                      for k, v in columns.items()})
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink)
+    atomic_write(path, sink.getvalue().to_pybytes())
+
+
+def save_design(path: str | Path, design: Design, **meta) -> None:
+    """Store a design (and JSON-able metadata) as ``.npz``, atomically."""
+    buf = io.BytesIO()
+    np.savez(buf, data=design.data, levels=np.array(design.levels), meta=json.dumps(meta))
+    atomic_write(path, buf.getvalue())
+
+
+def load_design_npz(path: str | Path) -> tuple[Design, dict]:
+    with np.load(path, allow_pickle=False) as z:
+        return Design(z["data"], tuple(str(x) for x in z["levels"])), json.loads(str(z["meta"]))
+
+
+def _clean(obj):
+    if isinstance(obj, dict):
+        return {str(k): _clean(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_clean(v) for v in obj]
+    if isinstance(obj, (np.floating, float)):
+        x = float(obj)
+        return x if math.isfinite(x) else None
+    if isinstance(obj, np.integer):
+        return int(obj)
+    if isinstance(obj, np.bool_):
+        return bool(obj)
+    if isinstance(obj, np.ndarray):
+        return _clean(obj.tolist())
+    return obj
+
+
+def write_json(path: str | Path, obj) -> None:
+    """JSON with numpy values converted and non-finite numbers as null, atomically."""
+    atomic_write_text(path, json.dumps(_clean(obj), indent=2, allow_nan=False) + "\n")
+
+
+def write_csv(path: str | Path, rows: Sequence[Mapping], columns: Iterable[str] | None = None) -> None:
+    """CSV of ``rows`` (dicts), atomically; floats with full precision."""
+    rows = list(rows)
+    cols = list(columns) if columns is not None else list(rows[0].keys())
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=cols, extrasaction="ignore", lineterminator="\n")
+    w.writeheader()
+    for r in rows:
+        w.writerow({k: _clean(r.get(k)) for k in cols})
+    atomic_write_text(path, buf.getvalue())
+
+
+def script_logging(log_path: str | None) -> logging.Logger:
+    """Send a workflow script's log (and uncaught errors) to its Snakemake log file."""
+    logger = logging.getLogger("esize.pipeline")
+    logger.setLevel(logging.INFO)
+    logger.handlers.clear()
+    handler: logging.Handler
+    if log_path:
+        Path(log_path).parent.mkdir(parents=True, exist_ok=True)
+        handler = logging.FileHandler(log_path, mode="w")
+    else:
+        handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    logger.addHandler(handler)
+
+    def excepthook(tp, value, tb):
+        logger.error("%s: %s", tp.__name__, value, exc_info=(tp, value, tb))
+        sys.__excepthook__(tp, value, tb)
+
+    sys.excepthook = excepthook
+    return logger
+
+
+def fail(logger: logging.Logger, exc: Exception) -> None:
+    """Log a user-facing error and stop the script with one line on stderr."""
+    logger.error("%s", exc)
+    raise SystemExit(f"esize: error: {exc}")

@@ -1,0 +1,300 @@
+"""Figures of the coverage simulations (Section "Coverage") and the study's extras.
+
+Curves are told apart by line style and marker (readable in black and white); the
+heat maps use a diverging colour map centred on the nominal coverage (white), blue
+above and red below, with labelled black contour lines for grey-scale prints. Each
+function takes ``coverage.csv`` as a DataFrame and returns a Figure drawn in the
+study's one style (:data:`esize_study.render.figures.STYLE`); write it with
+:func:`esize_study.render.figures.save`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from . import registry
+from .figures import (
+    MAX_LINES,
+    MAX_PANELS,
+    bottom_legend,
+    grid,
+    legend_inches,
+    line_style,
+    shown,
+    spread,
+    styled,
+)
+
+__all__ = ["curves", "heatmaps", "validation", "coverage_figures"]
+
+_style = line_style
+
+
+def _select(table, experiment, method, scheme):
+    return table[(table["experiment"] == experiment) & (table["method"] == method)
+                 & (table["scheme"] == scheme)]
+
+
+def _nominal(ax, level):
+    ax.axhline(100 * level, color="0.5", linewidth=0.8, linestyle=(0, (1, 1)), zorder=0)
+
+
+@styled
+def curves(table, panels: Sequence[dict], *, x: str, xlabel: str, level: float = 0.95,
+           ncols: int = 2, benchmarks: Sequence[str] | None = None):
+    """Coverage against ``x``, one curve per benchmark, one panel per method.
+
+    ``panels``: dicts with ``experiment``, ``method``, ``scheme`` and ``title``, in
+    rows of at most ``ncols``. A dotted line marks the nominal coverage ``level``. Up
+    to :data:`~esize_study.render.figures.MAX_LINES` benchmarks are labelled curves (legend
+    below the panels); more are grey curves with their median
+    (:func:`~esize_study.render.figures.spread`), the count in each title.
+    """
+    names = list(benchmarks) if benchmarks else list(dict.fromkeys(table["benchmark"]))
+    many = len(names) > MAX_LINES
+    fig, axes = grid(len(panels), 4.3, 3.3, max_cols=ncols,
+                     extra_height=legend_inches(2 if many else len(names)))
+    handles = {}
+    for ax, p in zip(axes, panels):
+        sel = _select(table, p["experiment"], p["method"], p["scheme"])
+        series = {}
+        for i, b in enumerate(names):
+            g = sel[sel["benchmark"] == b].sort_values(x)
+            if g.empty:
+                continue
+            series[b] = (g[x].to_numpy(), 100 * g["coverage"].to_numpy())
+            if not many:
+                (h,) = ax.plot(*series[b], linewidth=1.0, markersize=3.5, label=b,
+                               **_style(i, len(g)))
+                handles.setdefault(b, h)
+        title = p["title"]
+        if many:
+            got = spread(ax, series)
+            if got:
+                handles = {h.get_label(): h for h in got}
+            title += f" ({len(series)} benchmarks)"
+        _nominal(ax, level)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("coverage [%]")
+        ax.set_title(title)
+        ax.grid(True)
+        ax.set_xlim(left=0)
+    bottom_legend(fig, list(handles.values()), list(handles))
+    return fig
+
+
+def _edges(values: np.ndarray, log: bool) -> np.ndarray:
+    v = np.log(values) if log else values.astype(float)
+    if v.size == 1:
+        e = np.array([v[0] - 0.5, v[0] + 0.5])
+    else:
+        mid = (v[1:] + v[:-1]) / 2
+        e = np.concatenate([[v[0] - (mid[0] - v[0])], mid, [v[-1] + (v[-1] - mid[-1])]])
+    return np.exp(e) if log else e
+
+
+@styled
+def heatmaps(table, panels: Sequence[dict], *, x: str, y: str, xlabel: str, ylabel: str,
+             level: float = 0.95, log: tuple[bool, bool] = (True, True),
+             contours: Sequence[float] = (97, 98, 99), diagonal: bool = False,
+             min_span: float = 2.0):
+    """Coverage over a two-way grid, one heat map per panel, one colour scale.
+
+    ``panels``: dicts with ``benchmark``, ``experiment``, ``method``, ``scheme``,
+    ``title``; a summary panel has ``benchmarks`` (a list) and ``agg`` (``"median"``
+    or ``"min"``) instead of ``benchmark``: the median or the lowest coverage of those
+    benchmarks in each cell. Panels are laid out in rows of at most
+    :data:`~esize_study.render.figures.MAX_COLS`. White is ``level``; blue above, red below,
+    darker further away (each side of the scale spans at least ``min_span`` points, so
+    that Monte Carlo noise around ``level`` stays pale). Black contour lines at
+    ``contours`` (%) keep the plot readable in grey scale; ``diagonal`` draws the line
+    ``x == y``.
+    """
+    from matplotlib.colors import TwoSlopeNorm
+    from matplotlib.ticker import FixedLocator, FormatStrFormatter, NullFormatter
+
+    grids = []
+    for p in panels:
+        sel = _select(table, p["experiment"], p["method"], p["scheme"])
+        if "agg" in p:
+            sel = sel[sel["benchmark"].isin(p["benchmarks"])]
+            cells = sel.groupby([y, x, "benchmark"])["coverage"].mean()
+            piv = cells.groupby(level=[0, 1]).agg(p["agg"]).unstack(x)
+        else:
+            sel = sel[sel["benchmark"] == p["benchmark"]]
+            piv = sel.pivot_table(index=y, columns=x, values="coverage", aggfunc="mean")
+        grids.append(100 * piv)
+    vals = np.concatenate([g.to_numpy().ravel() for g in grids if g.size]) if grids else np.array([])
+    vals = vals[np.isfinite(vals)]
+    c = 100 * level
+    vmin = min(float(vals.min()) if vals.size else c, c - min_span)
+    vmax = max(float(vals.max()) if vals.size else c, c + min_span)
+    norm = TwoSlopeNorm(vcenter=c, vmin=vmin, vmax=vmax)
+    fig, axes = grid(len(panels), 4.4, 3.8, extra_width=0.8)
+    width = fig.get_size_inches()[0]
+    mesh = None
+    for ax, p, g in zip(axes, panels, grids):
+        rng = f" ({np.nanmin(g.to_numpy()):.1f} % to {np.nanmax(g.to_numpy()):.1f} %)" if g.size else ""
+        ax.set_title(p["title"] + rng)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        if g.size == 0:
+            ax.text(0.5, 0.5, "no data", ha="center", va="center", transform=ax.transAxes)
+            continue
+        xs, ys = g.columns.to_numpy(), g.index.to_numpy()
+        z = g.to_numpy()
+        mesh = ax.pcolormesh(_edges(xs, log[0]), _edges(ys, log[1]), z, cmap="RdBu", norm=norm,
+                             shading="flat")
+        if log[0]:
+            ax.set_xscale("log")
+        if log[1]:
+            ax.set_yscale("log")
+        lv = [v for v in contours if np.nanmin(z) < v < np.nanmax(z)]
+        if lv and min(z.shape) >= 2:
+            cs = ax.contour(xs, ys, z, levels=lv, colors="k", linewidths=0.7)
+            ax.clabel(cs, fmt=lambda v: f"{v:g} %", fontsize=6)
+        if diagonal:
+            lo = max(xs.min(), ys.min())
+            hi = min(xs.max(), ys.max())
+            ax.plot([lo, hi], [lo, hi], color="k", linestyle="--", linewidth=1.0)
+        for axis, on, v in ((ax.xaxis, log[0], xs), (ax.yaxis, log[1], ys)):
+            if on:
+                nice = [t for t in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000)
+                        if v.min() <= t <= v.max()]
+                axis.set_major_locator(FixedLocator(nice))
+                axis.set_major_formatter(FormatStrFormatter("%g"))
+                axis.set_minor_formatter(NullFormatter())
+    # the colour bar in the 0.8 inches on the right
+    fig.tight_layout(rect=(0, 0, 1 - 0.85 / width, 1))
+    if mesh is not None:
+        cax = fig.add_axes((1 - 0.7 / width, 0.15, 0.16 / width, 0.7))
+        ticks = np.concatenate([np.linspace(vmin, c, 4), np.linspace(c, vmax, 3)[1:]])
+        cb = fig.colorbar(mesh, cax=cax, ticks=ticks, format=FormatStrFormatter("%.1f"))
+        cb.set_label("coverage [%]")
+    return fig
+
+
+@styled
+def validation(vtable):
+    """Approximate against exact simulation (from
+    :func:`esize_study.coverage.validation.validation_table`).
+
+    Left: paired (same experiments), middle: independent experiments; both with
+    bars of two standard errors of the difference. Right: every difference in
+    standard errors.
+    """
+    labels = {"asymptotic": "asymptotic", "normal": "normal quantile"}
+    kinds = list(dict.fromkeys(
+        labels.get(m, f"{m} {s}" if s != "-" else m)
+        for m, s in zip(vtable["method"], vtable["scheme"])))
+    style = {k: _style(i, 1) for i, k in enumerate(kinds)}
+    fig, axes = plt.subplots(1, 3, figsize=(13, 4.0))
+    for ax, comp, title in ((axes[0], "paired", "same experiments (paired)"),
+                            (axes[1], "independent", "independent experiments")):
+        t = vtable[vtable["comparison"] == comp]
+        for _, r in t.iterrows():
+            k = labels.get(r.method, f"{r.method} {r.scheme}" if r.scheme != "-" else r.method)
+            st = style[k]
+            ax.errorbar(100 * r.exact, 100 * r.approx, yerr=200 * r.se_diff, fmt=st["marker"],
+                        color=st["color"], markerfacecolor=st.get("markerfacecolor", st["color"]),
+                        markersize=4, elinewidth=0.6, capsize=1.5, label=k)
+        lims = [100 * min(vtable["exact"].min(), vtable["approx"].min()) - 2, 101]
+        ax.plot(lims, lims, color="0.5", linewidth=0.8)
+        ax.set_xlim(lims)
+        ax.set_ylim(lims)
+        ax.set_xlabel("coverage, exact simulation [%]")
+        ax.set_ylabel("coverage, approximate simulation [%]")
+        ax.set_title(title)
+        ax.grid(True)
+    ax = axes[2]
+    for j, comp in enumerate(("paired", "independent")):
+        t = vtable[vtable["comparison"] == comp].reset_index(drop=True)
+        ax.plot(np.arange(len(t)) + 0.25 * j, t["z"], linestyle="none", marker="os"[j],
+                color="0.0" if j == 0 else "0.5", markersize=4, label=comp)
+    ax.axhspan(-2, 2, color="0.9", zorder=0)
+    ax.axhline(0, color="0.5", linewidth=0.8)
+    ax.set_xlabel("comparison (case x method)")
+    ax.set_ylabel("difference / standard error")
+    ax.set_title("approximate minus exact, in standard errors")
+    ax.legend(fontsize=7)
+    uniq = {}
+    for a in axes[:2]:
+        for h, name in zip(*a.get_legend_handles_labels()):
+            uniq.setdefault(name, h)
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
+    fig.legend(list(uniq.values()), list(uniq), loc="lower center", ncol=min(6, len(uniq)),
+               fontsize=7, frameon=False)
+    return fig
+
+
+def _panel(exp, method, scheme, title, bench=None):
+    return {"experiment": exp, "method": method, "scheme": scheme, "title": title,
+            "benchmark": bench}
+
+
+def _bench_panels(names, exp, method, scheme, label):
+    """One heat map per benchmark of ``names``; past MAX_PANELS of them, two: the
+    median and the lowest coverage over them, cell by cell."""
+    if len(names) <= MAX_PANELS:
+        return [_panel(exp, method, scheme, f"{n}, {label}", n) for n in names]
+    return [{**_panel(exp, method, scheme, f"{what} of {len(names)} benchmarks, {label}"),
+             "benchmarks": list(names), "agg": agg}
+            for what, agg in (("median", "median"), ("lowest", "min"))]
+
+
+def coverage_figures(table, vtable, level: float) -> dict:
+    """Every figure of the coverage family, keyed by its name in :mod:`~.registry`.
+
+    Parameters
+    ----------
+    table : DataFrame
+        ``coverage.csv``.
+    vtable : DataFrame
+        :func:`esize_study.coverage.validation.validation_table` of the validation runs.
+    level : float
+        Nominal coverage (``1 - alpha``).
+
+    Returns
+    -------
+    dict
+        ``{name: Figure}`` for every name of ``FIGURES["coverage"]``.
+    """
+    names = list(dict.fromkeys(table["benchmark"]))
+    binaries = "binaries per system"
+    panel = _panel
+    out = {}
+    out[registry.COV] = curves(
+        table, [panel("fCOV", "bootstrap", "RRR", "RRR bootstrap"),
+                panel("fCOV", "asymptotic", "-", "asymptotic (Fieller, t quantile)")],
+        x="binaries", xlabel=binaries, level=level)
+    out[registry.COV_NORMAL] = curves(
+        table, [panel("fCOV", "normal", "-", "normal-quantile asymptotic (Fieller)")],
+        x="binaries", xlabel=binaries, level=level, ncols=1)
+    out[registry.COV_SCHEMES] = curves(
+        table, [panel("fCOV", "bootstrap", s, f"{s} bootstrap") for s in ("RRR", "RRN", "RNN", "FLAT")],
+        x="binaries", xlabel=binaries, level=level)
+    out[registry.COV_R] = curves(
+        table, [panel("fCOVR", "bootstrap", "RRR", "RR bootstrap, one binary"),
+                panel("fCOVR", "asymptotic", "-", "asymptotic, one binary")],
+        x="executions", xlabel="executions per system (one binary)", level=level)
+    two_way = dict(x="binaries", y="executions", xlabel=binaries, ylabel="executions per binary",
+                 level=level, diagonal=True)
+    chosen = shown(names, "FFT NA OPT", "Rijndael OPT")
+    out[registry.COV_GRID] = heatmaps(
+        table, _bench_panels(chosen, "fCOVGrid", "asymptotic", "-", "asymptotic"), **two_way)
+    booted = list(dict.fromkeys(table[(table["experiment"] == "fCOVGrid")
+                                      & (table["method"] == "bootstrap")]["benchmark"]))
+    chosen = shown(booted, "FFT NA OPT", "Rijndael OPT") or chosen[:1]
+    out[registry.COV_GRID_BOOT] = heatmaps(
+        table, _bench_panels(chosen, "fCOVGrid", "bootstrap", "RRR", "RRR bootstrap"),
+        contours=(85, 90, 95, 98), **two_way)
+    chosen = shown(names, "FFT NA", "HTTP OPT")
+    out[registry.COV_RS_GRID] = heatmaps(
+        table, _bench_panels(chosen, "fCOVRSGrid", "asymptotic", "-", "asymptotic, one binary"),
+        x="executions", y="measurements", xlabel="executions per system (one binary)",
+        ylabel="measurements per execution", level=level, contours=(50, 70, 90, 95))
+    out[registry.COV_VALIDATION] = validation(vtable)
+    return out

@@ -1,0 +1,212 @@
+"""The bodies of the report's sections, and its headline.
+
+Every function returns a section's body, without its heading: the titles are
+:data:`esize_study.render.registry.SECTIONS` and the report numbers them
+(:mod:`esize_study.report.assemble`). The false-alarm and coverage sections are also
+written on their own (``report_false_alarms.md``, ``report_coverage.md``) under their
+unnumbered heading (:func:`esize_study.render.registry.section`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..claims.claim import (
+    AGREE,
+    CALIBRATION,
+    DISAGREE,
+    PARTLY,
+    REPRODUCTION,
+    UNDECIDED,
+    Claim,
+    summary,
+)
+from ..claims.tables import TWO_LEVEL, two_level_note
+from ..estimate.precision import PRECISION_MARKS
+from ..render.tables import schemes_table
+from .claim_tables import render_notes, render_table, rules_markdown
+
+__all__ = [
+    "method_section",
+    "data_section",
+    "examples_section",
+    "precision_section",
+    "false_alarm_section",
+    "coverage_section",
+    "headline",
+]
+
+
+def method_section(calibration: bool = True) -> str:
+    """The report's method section (its body): roles of the rows and the rules that
+    decide them.
+
+    ``calibration`` says whether section 1 holds calibration rows (the stand-in).
+    """
+    roles = (
+        "Rows have one of two roles. **Calibration** rows are numbers the data were fitted "
+        "to: section 1 on the stand-in, whose model was solved from Table tVariations (its "
+        "T rows follow from the S values), so at the paper's shape they agree by "
+        "construction (a smaller dataset adds sampling error) and test the generator, not "
+        "the method. **Reproduction** rows are results the method and the "
+        "paper's procedures have to produce: the worked examples (exact arithmetic), Table "
+        "tPrecisions (from the paper's own inputs), the false alarms and the coverage "
+        "(simulated on the stand-in). The headline counts reproduction rows only."
+        if calibration else
+        "All rows are **reproduction** rows (the data were not fitted to the paper's "
+        "table); the headline counts them.")
+    return "\n".join([
+        roles,
+        "",
+        rules_markdown().rstrip(),
+        "",
+        "Table tPrecisions and the worked examples carry no Monte Carlo error: a worked "
+        "example agrees when it rounds to the paper's printed digits; every Table "
+        "tPrecisions number is marked by one rule (section 3). Calibration rows use the "
+        "stand-in's tolerance (10 % of the paper's value or 0.15 points).",
+        "",
+    ])
+
+
+def data_section(claims: Sequence[Claim], shape: Sequence[int] | None = None) -> str:
+    """Section 1, Table tVariations, from
+    :func:`esize_study.claims.tables.data_claims` (its body).
+
+    ``shape`` (binaries, executions, steady measurements) of the dataset, for the note
+    on disagreements.
+    """
+    calibration = bool(claims) and all(c.role == CALIBRATION for c in claims)
+    lines = [
+        "S in % of the grand mean, estimated with the paper's estimators after dropping the "
+        "warm-up (the difference to the paper in brackets). Agreement: within 10 % of the "
+        "paper's value or 0.15 percentage points.",
+        "",
+    ]
+    if calibration:
+        lines += [
+            "These are **calibration rows**: the stand-in's model was solved from this table "
+            "(the T rows follow from the S values), so they check the generator, not the "
+            "method, and are counted apart from the reproduction (see the headline).",
+            "",
+        ]
+    lines.append(render_table(claims, first="benchmark"))
+    if any(c.verdict == DISAGREE for c in claims):
+        size = f" ({' x '.join(map(str, shape))})" if shape else ""
+        lines += [
+            "",
+            "Rows that disagree: S at a level is biased upward by the levels below it "
+            "(E S_i^2 = sigma_i^2 + E S_(i-1)^2 / n_(i-1)) and estimated from few units when a "
+            f"dataset is small{size}; the stand-in is calibrated for the paper's shape, 150 "
+            "binaries x 100 executions, where every number of the table is reproduced.",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def examples_section(claims: Sequence[Claim], note: str) -> str:
+    """Section 2, the worked examples, from
+    :func:`esize_study.claims.tables.examples_claims` (its body)."""
+    return "\n".join([
+        "Recomputed with the library; the paper prints rounded values, so agreement means "
+        "equal after rounding to the paper's digits.",
+        "",
+        render_table(claims, first="table"),
+        "",
+        f"Note: {note}",
+        "",
+    ])
+
+
+def precision_section(claims: Sequence[Claim]) -> str:
+    """Section 3, Table tPrecisions, from
+    :func:`esize_study.claims.tables.precision_claims` (its body)."""
+    marks = {m: sum(c.values.get("mark") == m for c in claims) for m in PRECISION_MARKS}
+    lines = [
+        "95 % CI half-width in % of the mean for 3, 6 and 9 hours of experiments (the design "
+        "binaries x executions x measurements in brackets), from the paper's Table "
+        "tVariations and costs (`tables/precisions.csv`, `source=paper`). The paper prints "
+        "one decimal, so one rule marks every cell: "
+        + "; ".join(f"`{m}` {t}" if m else f"no mark (agree): {t}" for m, t in
+                    PRECISION_MARKS.items())
+        + " (`~` is *partly*, `*` *disagree*). "
+        f"{marks['']} of {len(claims)} numbers round to the paper's, {marks['~']} more are "
+        f"within +-0.1, {marks['*']} differ by more.",
+        "",
+        render_table(claims, first="benchmark"),
+    ]
+    off = [c for c in claims if c.verdict != AGREE]
+    if off:
+        lines += ["", "Cells outside the paper's rounding interval:", ""]
+        lines += [f"- {c.figure}, {c.statement.split(' (')[0]} ({c.ours}): {c.explanation}"
+                  for c in off]
+    two = [b for b in TWO_LEVEL if any(c.figure == b and c.verdict != AGREE
+                                        and "ours" in c.statement for c in claims)]
+    if two:
+        lines += ["", "Why the TCP cells sit above the paper's:", ""]
+        lines += [f"- {b}: {two_level_note(b)}." for b in two]
+    lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def false_alarm_section(claims: list[Claim], validation_summary: str = "") -> str:
+    """Section 4, false alarms (its body): a table of claims, then notes on each
+    disagreement, then ``validation_summary``
+    (:func:`esize_study.render.validation.false_alarm_validation`)."""
+    parts = [
+        "Each claim of the paper beside our number. Rates are false-alarm rates of 95 % "
+        "intervals for the ratio of means of two systems drawn from the same benchmark; "
+        "in brackets the Monte Carlo interval (+- 2 standard errors, Wilson) in %, judged "
+        "against the band of the paper's qualifier (see *How a claim is judged*); the MC "
+        "error is one standard error.",
+        "",
+        render_table(claims),
+    ]
+    notes = render_notes(claims, "not explained further; see the figure.")
+    if notes:
+        parts += ["", notes]
+    if validation_summary:
+        parts += ["", validation_summary]
+    return "\n".join(parts) + "\n"
+
+
+def coverage_section(claims: list[Claim], table=None, validation: str = "") -> str:
+    """Section 5, coverage (its body): claims table, notes, the schemes comparison
+    (``table``: ``coverage.csv``) and ``validation``
+    (:func:`esize_study.render.validation.coverage_validation`)."""
+    parts = [
+        "Coverage of 95 % intervals for the ratio of means new/old (true ratio 0.95) in a "
+        "hierarchical normal model fed with each benchmark's S^2 estimates; both systems "
+        "have the same variances. Our number beside each claim of the paper, in brackets its "
+        "Monte Carlo interval (+- 2 standard errors, Wilson) in %, judged against the band of "
+        "the paper's qualifier (see *How a claim is judged*); the MC error is one standard "
+        "error of a coverage estimate (the largest one where several benchmarks or cells are "
+        "summarised). For the parametric intervals the coverage under the model is also "
+        "computed exactly (`esize_study.estimate.coverage.model_coverage`), without "
+        "simulation.",
+        "",
+        render_table(claims),
+    ]
+    notes = render_notes(claims, "see the figure.")
+    if notes:
+        parts += ["", notes]
+    if table is not None:
+        extra = schemes_table(table)
+        if extra:
+            parts += [""] + extra
+    if validation:
+        parts += ["", validation]
+    return "\n".join(parts) + "\n"
+
+
+def headline(claims: Sequence[Claim]) -> str:
+    """The report's headline: reproduction rows counted, calibration rows stated apart."""
+    s = summary(claims)
+    r, c = s[REPRODUCTION], s[CALIBRATION]
+    compared = r["total"] - r[UNDECIDED]
+    text = (f"**{r[AGREE]} of {compared} compared numbers agree** (reproduction rows; "
+            f"{r[PARTLY]} agree partly, {r[DISAGREE]} disagree, and {r[UNDECIDED]} more are "
+            "undecided: their Monte Carlo error cannot decide them, so they are shown, not "
+            "counted).")
+    if c["total"]:
+        text += (f" Calibration rows, which the stand-in was fitted to: {c[AGREE]} of "
+                 f"{c['total']} hold; they are not part of the count.")
+    return text
