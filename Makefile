@@ -5,6 +5,9 @@
 #   make reproduce CONFIG=my.yaml ARGS=--replace-workflow-config
 #                                       your configuration alone (your datasets only)
 #   make reproduce-test                 the tiny configuration the tests run
+#   make analyse CONFIG=my.yaml         your datasets alone, each with its own report
+#                                       (results/<dataset>/report.md; README, "Add your
+#                                       own dataset")
 #   make reproduce ARGS="--dry-run"     any further Snakemake arguments
 #   make reproduce CORES=8              more cores than the profile's 2
 #
@@ -25,7 +28,7 @@ CHECK_CONFIG = @$(BIN)/python -m esize_study.datasets.config check-config
 # --replace-workflow-config in ARGS, CONFIG is the whole configuration, checked alone.
 BASE_CONFIG = $(if $(findstring --replace-workflow-config,$(ARGS)),,config/config.yaml)
 
-.PHONY: test reproduce reproduce-test lint bench clean-venv measure measure-tiny archive test-cluster
+.PHONY: test reproduce reproduce-test analyse lint bench clean-venv measure measure-tiny archive test-cluster
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +53,14 @@ reproduce: $(STAMP)
 reproduce-test: $(STAMP)
 	$(CHECK_CONFIG) config/config.yaml config/test.yaml
 	$(SNAKEMAKE) --configfile config/test.yaml $(ARGS)
+
+# Your datasets alone, each analysed on its own (esize_study.analysis): CONFIG on top
+# of config/analyse-defaults.yaml (mode: analyse), replacing config/config.yaml.
+ANALYSE_DEFAULTS := config/analyse-defaults.yaml
+analyse: $(STAMP)
+	@test "$(origin CONFIG)" != file || { echo "make analyse needs your configuration: make analyse CONFIG=my.yaml (README, 'Add your own dataset')" >&2; exit 2; }
+	@$(BIN)/python -m esize_study.analysis check-config $(ANALYSE_DEFAULTS) $(CONFIG)
+	$(SNAKEMAKE) analyse --configfile $(ANALYSE_DEFAULTS) $(CONFIG) --replace-workflow-config $(ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

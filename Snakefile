@@ -27,6 +27,7 @@ include: "workflow/rules/coverage.smk"
 include: "workflow/rules/knowneffect.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/provenance.smk"
+include: "workflow/rules/analyse.smk"
 
 
 # Every output of every job, intermediate ones included, so that a deleted one is

@@ -483,6 +483,6 @@ def test_check_config_command_exits_2_with_one_line(tmp_path, monkeypatch, capsy
     err = capsys.readouterr().err
     assert err == ("esize: error: c.yaml:4: unknown key 'hour'; did you mean 'hours'? (known: "
                    "results_dir, data_dir, logs_dir, warmup_fraction, hours, build_seconds, "
-                   "false_alarm, coverage, datasets)\n")
+                   "false_alarm, coverage, mode, analysis, datasets)\n")
     assert dconf.main(["check-config", "missing.yaml", "--schema", schema]) == 2
     assert capsys.readouterr().err == "esize: error: missing.yaml: no such file\n"

@@ -159,6 +159,8 @@ def config_problem(
     data files), its costs file (a regular file, parsed and holding every field of
     :data:`esize_study.datasets.costs.COSTS_FIELDS` for each benchmark: :func:`dataset_costs`), a stand-in's
     benchmarks. A problem in a costs file names that file, not a configuration file.
+    In ``make analyse``'s configuration (``mode: analyse``) only the names:
+    :mod:`esize_study.analysis.check` checks the rest as that command reads it.
 
     Parameters
     ----------
@@ -192,8 +194,11 @@ def config_problem(
         problem = dataset_name_problem(name)  # also without the schema's propertyNames
         if problem:
             return f"{_locate(['datasets', name], _MISSING, sources)}: datasets: {problem}"
+    if config.get("mode") == "analyse":
+        return None  # make analyse checks its datasets itself (esize_study.analysis.check)
     for name in config["datasets"]:
         try:
+            _check_analysis_keys(config, name)
             benchmarks = dataset_benchmarks(config, name)
             _check_paper_costs(config, name, benchmarks)
             dataset_costs(config, name, benchmarks.values())
@@ -205,6 +210,21 @@ def config_problem(
         except InputError as exc:  # in the costs file: it names itself
             return str(exc)
     return None
+
+
+def _check_analysis_keys(config: Mapping, name: str) -> None:
+    """A dataset entry using what only ``make analyse`` reads where the reproduction
+    needs something else: a list of files, costs by level."""
+    given = config["datasets"][name]
+    if given.get("kind") == "files":
+        raise ConfigError(("datasets", name, "kind"),
+                          "a 'files' dataset is analysed by 'make analyse' only; the "
+                          "reproduction reads a directory of tidy tables")
+    costs = given.get("costs")
+    if isinstance(costs, Mapping) and "file" not in costs:
+        raise ConfigError(("datasets", name, "costs"),
+                          "costs by level are read by 'make analyse' only; the reproduction "
+                          "takes 'paper', 'data' or {file: costs.json}")
 
 
 def _check_paper_costs(config: Mapping, name: str, benchmarks: Mapping[str, str]) -> None:

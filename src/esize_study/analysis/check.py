@@ -1,0 +1,84 @@
+"""``check-config`` of ``make analyse``: one line naming the file, the line, the key
+and the problem, or nothing.
+
+``python -m esize_study.analysis check-config config/analyse-defaults.yaml my.yaml``
+(the Makefile's pre-check) merges the files as Snakemake does, checks them as the
+reproduction's check does (the schema, dataset names:
+:func:`esize_study.datasets.config.config_problem`), then every dataset as ``make analyse``
+reads it (:func:`esize_study.analysis.config.entry_problem`). The workflow runs the
+same check when it parses its rules (``workflow/rules/analyse.smk``), so that
+Snakemake run by hand stops with the same line.
+"""
+
+from __future__ import annotations
+
+import copy
+import sys
+from collections.abc import Mapping, Sequence
+
+from esize import InputError
+
+from ._study import dconfig, dsettings
+from .config import MODE, entry_problem, is_analyse
+
+__all__ = ["entries_problem", "problem", "check_files", "main"]
+
+
+def entries_problem(config: Mapping, sources: Sequence[tuple[str, Mapping]] = ()) -> str | None:
+    """The first problem of the datasets of a checked configuration, ``FILE:LINE:
+    KEYS: problem``, or None."""
+    for name in config["datasets"]:
+        found = entry_problem(config, name)
+        if found is None:
+            continue
+        keys, message = found
+        where = dconfig._locate(keys, dconfig._lookup(config, keys), sources)
+        if where == "config":
+            where = dconfig._locate(keys[:2], dsettings._MISSING, sources)
+        return f"{where}: {dsettings._dotted(keys)}: {message}"
+    return None
+
+
+def problem(config: Mapping, sources: Sequence[tuple[str, Mapping]] = (),
+            schema=dconfig.SCHEMA) -> str | None:
+    """The first problem of a ``make analyse`` configuration, in one line, or None."""
+    found = dconfig.config_problem(config, schema, sources)
+    if found:
+        return found
+    if not is_analyse(config):
+        files = [name for name, _ in sources if name != "--config"]
+        where = files[0] if files else "config"
+        return (f"{where}: mode: 'make analyse' needs mode: {MODE} "
+                "(config/analyse-defaults.yaml sets it)")
+    return entries_problem(config, sources)
+
+
+def check_files(files: Sequence[str], schema=dconfig.SCHEMA) -> str | None:
+    """Read, merge (later files override earlier ones) and check configuration files."""
+    sources, merged = [], {}
+    for f in files:
+        try:
+            data = dconfig.load_config_file(f)
+        except InputError as exc:
+            return str(exc)
+        sources.append((str(f), data))
+        dconfig.merge_config(merged, copy.deepcopy(data))
+    return problem(merged, sources, schema)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m esize_study.analysis check-config FILE...``: exit 0 and print nothing
+    for a usable configuration, else one ``esize: error:`` line and exit 2."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m esize_study.analysis")
+    sub = parser.add_subparsers(dest="command", required=True)
+    check = sub.add_parser("check-config", help="check make analyse's configuration files")
+    check.add_argument("files", nargs="+", help="configuration files, later ones override")
+    check.add_argument("--schema", default=str(dconfig.SCHEMA), help="JSON schema (YAML)")
+    args = parser.parse_args(argv)
+    found = check_files(args.files, args.schema)
+    if found:
+        print(f"esize: error: {found}", file=sys.stderr)
+        return 2
+    return 0

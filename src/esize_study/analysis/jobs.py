@@ -1,0 +1,58 @@
+"""What the workflow's ``analyse_*`` scripts share: their log, JSON in and out, and
+one line on stderr for a user's mistake (no traceback)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import sys
+from pathlib import Path
+
+from esize._atomic import atomic_write_text
+
+__all__ = ["log_to", "write_json", "read_json", "atomic_write_text", "fail"]
+
+
+def log_to(path: str | None) -> logging.Logger:
+    """A logger writing to the job's Snakemake log file (stderr without one)."""
+    logger = logging.getLogger("esize.analyse")
+    logger.setLevel(logging.INFO)
+    logger.handlers.clear()
+    if path:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        handler: logging.Handler = logging.FileHandler(path, mode="w")
+    else:
+        handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    logger.addHandler(handler)
+    return logger
+
+
+def _clean(obj):
+    if isinstance(obj, dict):
+        return {str(k): _clean(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_clean(v) for v in obj]
+    if hasattr(obj, "item") and not isinstance(obj, (str, bytes)):  # numpy scalars
+        obj = obj.item()
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    return obj
+
+
+def write_json(path: str | Path, obj) -> None:
+    """Indented JSON (non-finite numbers as null), written atomically."""
+    atomic_write_text(path, json.dumps(_clean(obj), indent=1, allow_nan=False) + "\n")
+
+
+def read_json(path: str | Path):
+    with open(path, encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def fail(logger: logging.Logger, exc: Exception) -> None:
+    """Log a user's mistake (a file that cannot be read as configured) and stop the
+    job with one line on stderr."""
+    logger.error("%s", exc)
+    raise SystemExit(f"esize: error: {exc}")
