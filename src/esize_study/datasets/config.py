@@ -19,7 +19,7 @@ from pathlib import Path
 from esize import InputError
 
 from ..paper import numbers as paper
-from .costs import dataset_costs
+from .costs import dataset_costs, load_yaml
 from .settings import (
     _MISSING,
     ConfigError,
@@ -53,8 +53,6 @@ def load_config_file(path: str | Path) -> dict:
         When the file cannot be read, is not valid YAML (the message names the line
         as ``FILE:LINE``) or does not hold a mapping of keys.
     """
-    import yaml
-
     shown = _shown(path)
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -62,15 +60,7 @@ def load_config_file(path: str | Path) -> dict:
         raise InputError(shown, "no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(shown, f"cannot read: {getattr(exc, 'strerror', None) or exc}") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        where = f"{shown}:{mark.line + 1}" if mark is not None else shown
-        what = " ".join(str(exc.problem or exc.context or "invalid YAML").split())
-        raise InputError(where, f"YAML syntax error: {what}") from None
-    except yaml.YAMLError as exc:
-        raise InputError(shown, f"YAML syntax error: {' '.join(str(exc).split())}") from None
+    data = load_yaml(text, shown, "YAML syntax error")
     if data is None:
         return {}
     if not isinstance(data, dict):

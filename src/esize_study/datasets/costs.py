@@ -55,6 +55,22 @@ COSTS_FIELDS: tuple[tuple[tuple[str, ...], bool, bool, str], ...] = (
 )
 
 
+
+def load_yaml(text: str, shown: str, problem: str):
+    """The YAML document ``text`` of file ``shown``; a syntax error is an
+    :class:`~esize.InputError` ``FILE:LINE: <problem>: what`` (line where known)."""
+    import yaml
+
+    try:
+        return yaml.safe_load(text)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f"{shown}:{mark.line + 1}" if mark is not None else shown
+        what = " ".join(str(exc.problem or exc.context or "invalid YAML").split())
+        raise InputError(where, f"{problem}: {what}") from None
+    except yaml.YAMLError as exc:
+        raise InputError(shown, f"{problem}: {' '.join(str(exc).split())}") from None
+
 def dataset_costs(config: Mapping, name: str,
                   benchmarks: Iterable[str] | None = None) -> dict | None:
     """The measured costs of dataset ``name`` (its costs file), checked, or None.
@@ -95,8 +111,6 @@ def read_costs_file(path: str | Path) -> dict:
         When the file cannot be read, does not parse (the message names the line as
         ``FILE:LINE``) or does not hold a mapping.
     """
-    import yaml
-
     shown = _shown(path)
     what = _not_a_file(Path(path))
     if what:
@@ -110,15 +124,7 @@ def read_costs_file(path: str | Path) -> dict:
     if not text.strip():
         raise InputError(shown, "the costs file is empty")
     if str(path).lower().endswith((".yaml", ".yml")):
-        try:
-            data = yaml.safe_load(text)
-        except yaml.MarkedYAMLError as exc:
-            mark = exc.problem_mark or exc.context_mark
-            where = f"{shown}:{mark.line + 1}" if mark is not None else shown
-            what = " ".join(str(exc.problem or exc.context or "invalid YAML").split())
-            raise InputError(where, f"not valid YAML: {what}") from None
-        except yaml.YAMLError as exc:
-            raise InputError(shown, f"not valid YAML: {' '.join(str(exc).split())}") from None
+        data = load_yaml(text, shown, "not valid YAML")
     else:
         try:
             data = json.loads(text)
