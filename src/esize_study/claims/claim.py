@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -48,6 +48,8 @@ __all__ = [
     "CONTEXT",
     "ROLES",
     "Claim",
+    "Spec",
+    "judge_all",
     "Band",
     "QUALIFIERS",
     "unit_of",
@@ -132,6 +134,50 @@ class Claim:
     def from_dict(cls, d: dict) -> Claim:
         """Inverse of :meth:`to_dict`."""
         return cls(**d)
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One claim of the paper as data: a row of a section's claims table.
+
+    Attributes
+    ----------
+    id, figure, statement, paper : str
+        As in :class:`Claim`; ``id``, ``statement`` and ``paper`` may hold
+        ``str.format`` fields (``"{k}"``) that the rule fills from the results.
+    judge : callable
+        The rule: ``judge(spec, data)`` returns the :class:`Claim` (``None`` when the
+        dataset does not allow the claim). It reads results only.
+    params : dict
+        The rule's arguments for this row (benchmark, method, stated number, ...).
+    """
+
+    id: str
+    figure: str
+    statement: str
+    paper: str
+    judge: Callable
+    params: dict = field(default_factory=dict)
+
+    def claim(self, ours: str, mc_error: str, verdict: str, rule: str, explanation: str = "",
+              *, fmt: dict | None = None, role: str = REPRODUCTION, **values) -> Claim:
+        """The :class:`Claim` of this row, its format fields filled from ``fmt``."""
+        def f(text):
+            return text.format(**fmt) if fmt else text
+
+        return Claim(id=f(self.id), figure=self.figure, statement=f(self.statement),
+                     paper=f(self.paper), ours=ours, rule=rule, verdict=verdict,
+                     explanation=explanation, mc_error=mc_error, values=values, role=role)
+
+
+def judge_all(specs: Iterable[Spec], data) -> list[Claim]:
+    """The claims of a table of :class:`Spec` rows, in its order (rows giving ``None`` left out)."""
+    out = []
+    for spec in specs:
+        c = spec.judge(spec, data)
+        if c is not None:
+            out.append(c)
+    return out
 
 
 def _clean(obj):
