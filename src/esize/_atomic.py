@@ -26,6 +26,7 @@ __all__ = [
     "atomic_write",
     "atomic_write_text",
     "check_output",
+    "file_kind",
     "write_output",
 ]
 
@@ -109,18 +110,14 @@ def _is_sink(st: os.stat_result) -> bool:
     return os.major(st.st_rdev) in _TTY_MAJORS
 
 
-def _kind(st: os.stat_result) -> str:
-    mode = st.st_mode
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    if stat.S_ISBLK(mode):
-        return "a block device (a disk)"
-    if stat.S_ISCHR(mode):
-        return "a character device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO"
+def file_kind(mode: int) -> str:
+    """What a file of ``st_mode`` ``mode`` is, for a message: ``"a FIFO (named pipe)"``,
+    ``"a directory"``, ``"a block device (a disk)"`` ..."""
+    for test, kind in ((stat.S_ISDIR, "a directory"), (stat.S_ISBLK, "a block device (a disk)"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISREG, "a regular file")):
+        if test(mode):
+            return kind
     return "not a regular file"
 
 
@@ -131,8 +128,8 @@ def _refusal(st: os.stat_result) -> str | None:
         return None
     if stat.S_ISCHR(mode) and _is_sink(st):
         return None
-    return (f"is {_kind(st)}; the result is written only to a regular file, a FIFO, "
-            "a terminal or the null device")
+    return (f"is {file_kind(st.st_mode)}; the result is written only to a regular file, "
+            "a FIFO, a terminal or the null device")
 
 
 def check_output(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] = ()) -> None:

@@ -199,19 +199,10 @@ def mean_ci(data, *, alpha: float = 0.05, normal: bool = False) -> Interval:
     q = _quantile(alpha, y.shape[0], normal)
     h = q * math.sqrt(v)
     return Interval(
-        _ldexp(m, e), _ldexp(m - h, e), _ldexp(m + h, e), alpha,
+        _shifted(m, e), _shifted(m - h, e), _shifted(m + h, e), alpha,
         "normal" if normal else "t",
         extra={"relative_half_width": h / m if m else math.inf},
     )
-
-
-def _ldexp(x: float, e: int) -> float:
-    """``x * 2**e``, infinite (with the sign of ``x``) where that is beyond a double:
-    a limit next to the largest double is unbounded, not an error."""
-    try:
-        return math.ldexp(x, e)
-    except OverflowError:
-        return math.copysign(math.inf, x)
 
 
 def fieller(
@@ -477,7 +468,8 @@ def fieller_ci(old, new, *, alpha: float = 0.05, normal: bool = False) -> Interv
 
 
 def _shifted(x: float, shift: int) -> float:
-    """``x * 2**shift`` (exact; ``inf`` or 0 beyond the floats)."""
+    """``x * 2**shift`` (exact; ``inf`` or 0 beyond the floats: a limit next to the
+    largest double is unbounded, not an error)."""
     with np.errstate(over="ignore", under="ignore"):
         return float(np.ldexp(x, shift))
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._atomic import file_kind
 from .._design import Design
 from .._errors import DesignError, EsizeError, EsizeWarning, InputError
 from .._sizes import parse_size, size_text
@@ -242,12 +243,8 @@ def check_file(p: Path, max_bytes: int | None = None) -> None:
     if stat.S_ISDIR(mode):
         raise InputError(p, "is a directory, not a file")
     if not stat.S_ISREG(mode):
-        kind = ("a FIFO (named pipe)" if stat.S_ISFIFO(mode) else
-                "a character device" if stat.S_ISCHR(mode) else
-                "a block device" if stat.S_ISBLK(mode) else
-                "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
-        raise InputError(p, f"is {kind}; only regular files are read (save the results "
-                         "to a file first)")
+        raise InputError(p, f"is {file_kind(mode)}; only regular files are read (save the "
+                         "results to a file first)")
     limit = max_input_bytes(max_bytes)
     if st.st_size > limit:
         raise too_big(p, st.st_size, limit)

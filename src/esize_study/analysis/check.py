@@ -13,7 +13,6 @@ Snakemake run by hand stops with the same line.
 from __future__ import annotations
 
 import copy
-import sys
 from collections.abc import Mapping, Sequence
 
 from esize import InputError
@@ -69,16 +68,6 @@ def check_files(files: Sequence[str], schema=dconfig.SCHEMA) -> str | None:
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m esize_study.analysis check-config FILE...``: exit 0 and print nothing
     for a usable configuration, else one ``esize: error:`` line and exit 2."""
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="python -m esize_study.analysis")
-    sub = parser.add_subparsers(dest="command", required=True)
-    check = sub.add_parser("check-config", help="check make analyse's configuration files")
-    check.add_argument("files", nargs="+", help="configuration files, later ones override")
-    check.add_argument("--schema", default=str(dconfig.SCHEMA), help="JSON schema (YAML)")
-    args = parser.parse_args(argv)
-    found = check_files(args.files, args.schema)
-    if found:
-        print(f"esize: error: {found}", file=sys.stderr)
-        return 2
-    return 0
+    return dconfig.check_config_main(argv, prog="python -m esize_study.analysis",
+                                     about="check make analyse's configuration files",
+                                     check=check_files, schema=dconfig.SCHEMA)

@@ -184,12 +184,19 @@ def _bootstrap_nonfft_max(spec: Spec, d: _Data):
                       _overcover(d, note, verdict), fmt={"kmax": kmax}, **_values(vm))
 
 
-def _grid_ends(sel, lo: str, hi: str) -> tuple[dict, str, str]:
-    """Extremes of a grid, the verdict of both ends as stated, and the rule."""
+def _grid_ends(spec: Spec, d: _Data, experiment: str):
+    """The asymptotic cells of a grid for the row's benchmark, their extremes, the
+    verdict of both ends against the row's ``lo``/``hi``, the rule, and the cells at
+    the lowest and the highest coverage; None when the grid has no such cells."""
+    sel = d.sel(experiment, "asymptotic", "-", spec.params["bench"])
+    if sel.empty:
+        return None
     ext = _extremes(sel)
-    blo, bhi = band("value", lo), band("value", hi)
+    blo, bhi = band("value", spec.params["lo"]), band("value", spec.params["hi"])
     v = combine([decide(ext["min_iv"], blo), decide(ext["max_iv"], bhi)])
-    return ext, v, f"both ends as stated: {blo.text()} and {bhi.text()}"
+    rule = f"both ends as stated: {blo.text()} and {bhi.text()}"
+    cov = sel["coverage"]
+    return sel, ext, v, rule, sel.loc[cov.idxmin()], sel.loc[cov.idxmax()]
 
 
 def _ext_values(ext: dict) -> dict:
@@ -199,13 +206,10 @@ def _ext_values(ext: dict) -> dict:
 
 def _grid_range(spec: Spec, d: _Data):
     """fCOVGrid, asymptotic: the lowest and highest coverage over the grid, as stated."""
-    bench = spec.params["bench"]
-    sel = d.sel("fCOVGrid", "asymptotic", "-", bench)
-    if sel.empty:
+    ends = _grid_ends(spec, d, "fCOVGrid")
+    if ends is None:
         return None
-    ext, v, rule = _grid_ends(sel, spec.params["lo"], spec.params["hi"])
-    at_min = sel.loc[sel["coverage"].idxmin()]
-    at_max = sel.loc[sel["coverage"].idxmax()]
+    sel, ext, v, rule, at_min, at_max = ends
     note = ""
     s3 = sel[sel["binaries"] >= 3]
     if int(at_max.binaries) < 3 and not s3.empty:
@@ -215,7 +219,7 @@ def _grid_range(spec: Spec, d: _Data):
     ours = (f"{_pct(ext['min'])} ({_iv(*ext['min_iv'])}; {int(at_min.binaries)} b, "
             f"{int(at_min.executions)} e) to {_pct(ext['max'])} "
             f"({_iv(*ext['max_iv'])}; {int(at_max.binaries)} b, {int(at_max.executions)} e)")
-    fmt = {"bench": bench, "kmin": int(sel["binaries"].min()),
+    fmt = {"bench": spec.params["bench"], "kmin": int(sel["binaries"].min()),
            "emin": int(sel["executions"].min()), "emax": int(sel["executions"].max())}
     return spec.claim(ours, _pct(float(sel["se"].max()), 2), v, rule, note, fmt=fmt,
                       **_ext_values(ext))
@@ -299,18 +303,15 @@ def _fcovr_bootstrap_falls(spec: Spec, d: _Data):
 
 def _rsgrid_range(spec: Spec, d: _Data):
     """fCOVRSGrid, asymptotic, one binary: the lowest and highest coverage, as stated."""
-    bench = spec.params["bench"]
-    sel = d.sel("fCOVRSGrid", "asymptotic", "-", bench)
-    if sel.empty:
+    ends = _grid_ends(spec, d, "fCOVRSGrid")
+    if ends is None:
         return None
-    ext, v, rule = _grid_ends(sel, spec.params["lo"], spec.params["hi"])
-    at_min = sel.loc[sel["coverage"].idxmin()]
-    at_max = sel.loc[sel["coverage"].idxmax()]
+    sel, ext, v, rule, at_min, at_max = ends
     ours = (f"{_pct(ext['min'])} ({_iv(*ext['min_iv'])}; {int(at_min.executions)} e, "
             f"{int(at_min.measurements)} m) to {_pct(ext['max'])} "
             f"({_iv(*ext['max_iv'])}; {int(at_max.executions)} e, "
             f"{int(at_max.measurements)} m)")
-    fmt = {"bench": bench, "emin": int(sel["executions"].min()),
+    fmt = {"bench": spec.params["bench"], "emin": int(sel["executions"].min()),
            "emax": int(sel["executions"].max()), "mmin": int(sel["measurements"].min()),
            "mmax": int(sel["measurements"].max())}
     return spec.claim(ours, _pct(float(sel["se"].max()), 2), v, rule,

@@ -271,25 +271,31 @@ def check_config_files(files: Sequence[str | Path], schema: str | Path = SCHEMA)
     return config_problem(merged, schema, sources)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m esize_study.datasets.config check-config FILE...``: the Makefile's pre-check.
-
-    Prints nothing and exits 0 when the merged files make a usable configuration;
-    otherwise prints one ``esize: error:`` line and exits 2.
-    """
+def check_config_main(argv, *, prog: str, about: str, check, schema) -> int:
+    """A ``check-config FILE...`` command line around ``check(files, schema)`` (which
+    returns the first problem or None): exit 0 printing nothing for a usable
+    configuration, else one ``esize: error:`` line and exit 2."""
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m esize_study.datasets.config")
+    parser = argparse.ArgumentParser(prog=prog)
     sub = parser.add_subparsers(dest="command", required=True)
-    check = sub.add_parser("check-config", help="check workflow configuration files")
-    check.add_argument("files", nargs="+", help="configuration files, later ones override")
-    check.add_argument("--schema", default=str(SCHEMA), help="JSON schema (YAML)")
+    cmd = sub.add_parser("check-config", help=about)
+    cmd.add_argument("files", nargs="+", help="configuration files, later ones override")
+    cmd.add_argument("--schema", default=str(schema), help="JSON schema (YAML)")
     args = parser.parse_args(argv)
-    problem = check_config_files(args.files, args.schema)
+    problem = check(args.files, args.schema)
     if problem:
         print(f"esize: error: {problem}", file=sys.stderr)
         return 2
     return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m esize_study.datasets.config check-config FILE...``: the Makefile's
+    pre-check of the reproduction's configuration (:func:`check_config_main`)."""
+    return check_config_main(argv, prog="python -m esize_study.datasets.config",
+                             about="check workflow configuration files",
+                             check=check_config_files, schema=SCHEMA)
 
 
 if __name__ == "__main__":

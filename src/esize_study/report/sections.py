@@ -147,32 +147,38 @@ def precision_section(claims: Sequence[Claim]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _claims_section(intro: str, claims: list[Claim], default_note: str,
+                    extras: Sequence[str] = ()) -> str:
+    """A claims section's body: ``intro``, the claims table, the notes on claims
+    (``default_note`` where a claim has none) and every non-empty block of ``extras``,
+    each after a blank line."""
+    parts = [intro, "", render_table(claims)]
+    notes = render_notes(claims, default_note)
+    for block in (notes, *extras):
+        if block:
+            parts += ["", block]
+    return "\n".join(parts) + "\n"
+
+
 def false_alarm_section(claims: list[Claim], validation_summary: str = "") -> str:
     """Section 4, false alarms (its body): a table of claims, then notes on each
     disagreement, then ``validation_summary``
     (:func:`esize_study.render.validation.false_alarm_validation`)."""
-    parts = [
+    intro = (
         "Each claim of the paper beside our number. Rates are false-alarm rates of 95 % "
         "intervals for the ratio of means of two systems drawn from the same benchmark; "
         "in brackets the Monte Carlo interval (+- 2 standard errors, Wilson) in %, judged "
         "against the band of the paper's qualifier (see *How a claim is judged*); the MC "
-        "error is one standard error.",
-        "",
-        render_table(claims),
-    ]
-    notes = render_notes(claims, "not explained further; see the figure.")
-    if notes:
-        parts += ["", notes]
-    if validation_summary:
-        parts += ["", validation_summary]
-    return "\n".join(parts) + "\n"
+        "error is one standard error.")
+    return _claims_section(intro, claims, "not explained further; see the figure.",
+                           [validation_summary])
 
 
 def coverage_section(claims: list[Claim], table=None, validation: str = "") -> str:
     """Section 5, coverage (its body): claims table, notes, the schemes comparison
     (``table``: ``coverage.csv``) and ``validation``
     (:func:`esize_study.render.validation.coverage_validation`)."""
-    parts = [
+    intro = (
         "Coverage of 95 % intervals for the ratio of means new/old (true ratio 0.95) in a "
         "hierarchical normal model fed with each benchmark's S^2 estimates; both systems "
         "have the same variances. Our number beside each claim of the paper, in brackets its "
@@ -181,20 +187,10 @@ def coverage_section(claims: list[Claim], table=None, validation: str = "") -> s
         "error of a coverage estimate (the largest one where several benchmarks or cells are "
         "summarised). For the parametric intervals the coverage under the model is also "
         "computed exactly (`esize_study.estimate.coverage.model_coverage`), without "
-        "simulation.",
-        "",
-        render_table(claims),
-    ]
-    notes = render_notes(claims, "see the figure.")
-    if notes:
-        parts += ["", notes]
-    if table is not None:
-        extra = schemes_table(table)
-        if extra:
-            parts += [""] + extra
-    if validation:
-        parts += ["", validation]
-    return "\n".join(parts) + "\n"
+        "simulation.")
+    extra = schemes_table(table) if table is not None else []
+    return _claims_section(intro, claims, "see the figure.",
+                           ["\n".join(extra) if extra else "", validation])
 
 
 def headline(claims: Sequence[Claim]) -> str:
