@@ -100,16 +100,15 @@ archive: $(STAMP)
 	$(BIN)/python -m esize_study.artifact.archive --config config/config.yaml --config $(ARCHIVE_CONFIG) $(ARCHIVE_ARGS)
 
 # Measuring the real three-level dataset (measure/README.md): opt-in, never part of
-# `make reproduce`, which reads the committed data. One core, so that the measured
-# processes do not disturb each other; ARGS="--forceall" measures again.
+# `make reproduce`, which reads the committed data. A preflight refuses a busy machine
+# (ARGS=--force measures anyway and provenance says so); one core, processes pinned to
+# one CPU; ARGS="--forceall" measures again.
 measure: $(STAMP)
-	@$(BIN)/python measure/measure.py check-config measure/config.yaml
-	$(BIN)/snakemake -s measure/Snakefile --configfile measure/config.yaml --cores 1 $(ARGS)
+	@$(BIN)/python measure/measure.py make measure/config.yaml -- $(ARGS)
 
 # The same on the tiny configuration the tests run (seconds; output not committed).
 measure-tiny: $(STAMP)
-	@$(BIN)/python measure/measure.py check-config measure/config-tiny.yaml
-	$(BIN)/snakemake -s measure/Snakefile --configfile measure/config-tiny.yaml --cores 1 $(ARGS)
+	@$(BIN)/python measure/measure.py make measure/config-tiny.yaml -- $(ARGS)
 
 # The tiny pipeline through the SLURM profile (workflow/profiles/slurm) on a real,
 # single-node SLURM started on this machine (workflow/cluster/local-slurm.sh: root,

@@ -58,6 +58,12 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 SRC = HERE / "src"
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+import measure_guard as G  # noqa: E402
+import measure_sizing as Z  # noqa: E402
+from measure_sizing import warmup_count  # noqa: E402
 
 #: The programs: their own sources (besides ``harness.c`` and ``pad.c``).
 PROGRAMS: dict[str, tuple[str, ...]] = {
@@ -77,7 +83,7 @@ VARIANT_CAPABLE = ("fft", "cipher")
 #: What the Google Benchmark and hyperfine examples run.
 HARNESS_PROGRAMS = ("fft", "cipher")
 #: ``SeedSequence`` spawn keys, one per purpose.
-SEED_KEYS = {"input": 0, "build": 1, "schedule": 2, "environment": 3}
+SEED_KEYS = {"input": 0, "build": 1, "schedule": 2, "environment": 3, "pilot": 4}
 ENV_VAR = "ESIZE_ENV_PAD"
 BINARY = "bench"
 
@@ -95,6 +101,17 @@ DEFAULTS = {
     "env_pad_max": 4096,
     "nice": None,
     "warmup_fraction": 0.3,
+    "design": {
+        "mode": "plan",         # plan: a pilot, then esize's plan; fixed: builds/executions/iterations
+        "pilot": {"builds": 10, "executions": 4, "iterations": 20},
+        "targets_pct": {},      # per program: 95 % half-width of a ratio of two versions
+        "default_target_pct": 1.0,
+        "budget_minutes": 30.0,  # all builds and processes of the dataset (not the pilot)
+        "min": {"builds": 10, "executions": 4, "iterations": 12},
+        "max": {"builds": 300, "executions": 60, "iterations": 400},
+    },
+    "guard": dict(G.DEFAULTS),
+    "force": False,
     "harness": {"enabled": True, "old_permille": 0, "new_permille": 30,
                 "gbench_repetitions": 10, "gbench_min_time": None,
                 "hyperfine_runs": 20, "hyperfine_warmup": 0, "hyperfine_iterations": 10},
@@ -150,9 +167,13 @@ def check_config(raw: Mapping | None) -> dict:
     if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9][a-z0-9_-]*", name):
         raise ConfigProblem("name", f"must be a lower-case directory name, not {name!r}")
     _int(cfg, "master_seed", 0)
-    _int(cfg, "builds", 1)
-    _int(cfg, "executions", 1)
-    _int(cfg, "iterations", 1, 1_000_000)
+    for k, lo, hi in (("builds", 2, None), ("executions", 1, None), ("iterations", 1, 1_000_000)):
+        if k in cfg:
+            _int(cfg, k, lo, hi)
+    _check_design(cfg)
+    _check_guard(cfg)
+    if not isinstance(cfg["force"], bool):
+        raise ConfigProblem("force", "must be true or false")
     _int(cfg, "env_pad_max", 0, 100_000)
     if cfg["nice"] is not None:
         _int(cfg, "nice", -20, 19)
@@ -214,6 +235,62 @@ def check_config(raw: Mapping | None) -> dict:
     if mt is not None and (isinstance(mt, bool) or not isinstance(mt, (int, float)) or mt <= 0):
         raise ConfigProblem("harness.gbench_min_time", "must be a positive number of seconds or null")
     return cfg
+
+
+def _check_design(cfg: dict) -> None:
+    d = cfg["design"]
+    if d["mode"] not in ("plan", "fixed"):
+        raise ConfigProblem("design.mode", f"must be plan or fixed, not {d['mode']!r}")
+    if d["mode"] == "fixed":
+        missing = [k for k in ("builds", "executions", "iterations") if k not in cfg]
+        if missing:
+            raise ConfigProblem(missing[0], "is needed with design.mode: fixed")
+    for part, lo in (("pilot", 2), ("min", 2), ("max", 2)):
+        sub = d[part]
+        if not isinstance(sub, Mapping) or set(sub) != {"builds", "executions", "iterations"}:
+            raise ConfigProblem(f"design.{part}", "must give builds, executions and iterations")
+        _int(sub, "builds", lo, where=f"design.{part}")
+        _int(sub, "executions", 2 if part == "pilot" else 1, where=f"design.{part}")
+        _int(sub, "iterations", 2, 1_000_000, where=f"design.{part}")
+    for k in ("builds", "executions", "iterations"):
+        if d["min"][k] > d["max"][k]:
+            raise ConfigProblem(f"design.min.{k}", "is above design.max")
+    bm = d["budget_minutes"]
+    if isinstance(bm, bool) or not isinstance(bm, (int, float)) or not 0 < bm <= 24 * 60:
+        raise ConfigProblem("design.budget_minutes", f"must be minutes in (0, 1440], not {bm!r}")
+    tg = d["targets_pct"] or {}
+    if not isinstance(tg, Mapping):
+        raise ConfigProblem("design.targets_pct", "must map a program to a percentage")
+    for b, v in {**tg, "default": d["default_target_pct"]}.items():
+        if b != "default" and b not in cfg["benchmarks"]:
+            raise ConfigProblem(f"design.targets_pct.{b}", "is not one of the listed benchmarks")
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v < 100:
+            raise ConfigProblem(f"design.targets_pct.{b}", f"must be a percentage in (0, 100), not {v!r}")
+    d["targets_pct"] = dict(tg)
+
+
+def _check_guard(cfg: dict) -> None:
+    g = cfg["guard"]
+    if not isinstance(g["enabled"], bool):
+        raise ConfigProblem("guard.enabled", "must be true or false")
+    cpu = g["cpu"]
+    if not (cpu in ("last", "none", None) or (isinstance(cpu, int) and not isinstance(cpu, bool)
+                                               and cpu >= 0)):
+        raise ConfigProblem("guard.cpu", f"must be last, none or a CPU number, not {cpu!r}")
+    for k in ("others_share", "steal_share", "quiet_share", "preflight_share",
+              "max_unclean_fraction"):
+        v = g[k]
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= 1:
+            raise ConfigProblem(f"guard.{k}", f"must be a share in [0, 1], not {v!r}")
+    for k in ("quiet_window", "quiet_wait_max", "preflight_seconds", "window"):
+        v = g[k]
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v <= 3600:
+            raise ConfigProblem(f"guard.{k}", f"must be seconds in (0, 3600], not {v!r}")
+    v = g["wall_per_cpu"]
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 1:
+        raise ConfigProblem("guard.wall_per_cpu", f"must be a number >= 1, not {v!r}")
+    _int(g, "resolution_ticks", 0, 100, "guard")
+    _int(g, "max_attempts", 1, 100, "guard")
 
 
 def load_config_files(paths: Sequence[str | Path]) -> dict:
@@ -368,11 +445,15 @@ def parse_count(text: str, what: str) -> tuple[int, str]:
     return int(m.group(1)), c.group(1)
 
 
-def build_one(cfg: Mapping, set_: str, build: int, bindir: Path) -> dict:
-    """Build one binary in ``bindir`` (sources expected in ``bindir/../src``); its record."""
-    info = sets(cfg)[set_]
+def build_one(cfg: Mapping, set_: str, build: int, bindir: Path, info: Mapping | None = None,
+              seed_set: str | None = None) -> dict:
+    """Build one binary in ``bindir`` (sources expected in ``bindir/../src``); its record.
+
+    ``info`` (default: the set's) gives the program and its extra work; ``seed_set``
+    (default: ``set_``) names the seed (the pilot's builds have seeds of their own)."""
+    info = info or sets(cfg)[set_]
     bench, permille = info["benchmark"], info["permille"]
-    seed = build_seed(cfg, set_, build)
+    seed = build_seed(cfg, seed_set or set_, build)
     plan = layout_plan(seed, bench, cfg["layout"])
     cmds = build_commands(cfg, bench, permille, plan)
     bindir.mkdir(parents=True, exist_ok=True)
@@ -393,8 +474,11 @@ def build_one(cfg: Mapping, set_: str, build: int, bindir: Path) -> dict:
     }
 
 
-def build_set(cfg: Mapping, set_: str, manifest: str | Path, log=None) -> list[dict]:
-    """Build every binary of one set under ``build_dir/bin/<set>/``; write its manifest."""
+def build_set(cfg: Mapping, set_: str, manifest: str | Path, design_path: str | Path,
+              log=None) -> list[dict]:
+    """Build every binary of one set under ``build_dir/bin/<set>/`` (as many as the
+    design says); write its manifest."""
+    n_builds = json.loads(Path(design_path).read_text())["sets"][set_]["builds"]
     root = Path(cfg["build_dir"]) / "bin" / set_
     if root.exists():
         shutil.rmtree(root)
@@ -402,7 +486,7 @@ def build_set(cfg: Mapping, set_: str, manifest: str | Path, log=None) -> list[d
     copy_sources(root / "src", bench)
     started = _now()
     records = []
-    for b in range(1, cfg["builds"] + 1):
+    for b in range(1, n_builds + 1):
         rec = build_one(cfg, set_, b, root / f"b{b:03d}")
         records.append(rec)
         _log(log, f"{set_} build {b}: seed {rec['seed']}, align {rec['align_functions']}, "
@@ -420,16 +504,21 @@ def build_set(cfg: Mapping, set_: str, manifest: str | Path, log=None) -> list[d
 # -- the measurement ---------------------------------------------------------------
 
 
-def schedule(cfg: Mapping, builds: Mapping[str, int]) -> list[dict]:
-    """The order of all processes: every (set, build) ``executions`` times, shuffled
-    together; each with its environment pad size. ``builds``: set -> number of builds."""
+def schedule(cfg: Mapping, builds: Mapping[str, int], executions: Mapping[str, int] | None = None,
+             key: str = "schedule") -> list[dict]:
+    """The order of all processes: every (set, build) ``executions[set]`` times, shuffled
+    together; each with its environment pad size. ``builds``: set -> number of builds;
+    ``executions``: set -> processes per build (default: the configuration's)."""
+    ex = executions or {s: cfg["executions"] for s in builds}
     units = [(s, b) for s in builds for b in range(1, builds[s] + 1)]
-    slots = [u for u in units for _ in range(cfg["executions"])]
+    slots = [u for u in units for _ in range(ex[u[0]])]
     rng = np.random.Generator(np.random.PCG64(
-        derive_seed(cfg["master_seed"], SEED_KEYS["schedule"], bits=64)))
+        derive_seed(cfg["master_seed"], SEED_KEYS[key], bits=64)))
     order = rng.permutation(len(slots))
+    env_key = (SEED_KEYS["environment"],) if key == "schedule" else (
+        SEED_KEYS["environment"], SEED_KEYS[key])
     env = np.random.Generator(np.random.PCG64(
-        derive_seed(cfg["master_seed"], SEED_KEYS["environment"], bits=64)))
+        derive_seed(cfg["master_seed"], *env_key, bits=64)))
     pads = env.integers(0, cfg["env_pad_max"] + 1, size=len(slots))
     seen: dict[tuple[str, int], int] = {}
     out = []
@@ -453,25 +542,41 @@ def parse_times(text: str, iterations: int, what: str) -> tuple[list[int], list[
     return [t for t, _ in pairs], [c for _, c in pairs], units
 
 
-def run_process(bindir: Path, iterations: int, env_bytes: int) -> dict:
+def _pin(cpu: int | None):
+    if cpu is None:
+        return None
+    return lambda: os.sched_setaffinity(0, {cpu})
+
+
+def run_process(bindir: Path, iterations: int, env_bytes: int, cpu: int | None = None,
+                probe: G.Probe | None = None) -> dict:
     """One execution: ``./bench ITERATIONS`` with only the padding variable in its
-    environment (``env_bytes`` characters)."""
+    environment (``env_bytes`` characters), pinned to ``cpu`` (None: not pinned).
+
+    Around it the CPU counters of the machine and the process's own CPU time
+    (:mod:`measure_guard`) give what everything else did meanwhile.
+    """
+    probe = probe or G.Probe()
     env = {ENV_VAR: "x" * env_bytes}
     load_before = os.getloadavg()[0]
     start = time.time()
+    self0, own0, s0 = probe.self_cpu(), probe.children_cpu(), probe.stat()
     t0 = time.perf_counter()
     try:
         p = subprocess.run([f"./{BINARY}", str(iterations)], cwd=bindir, env=env,
-                           capture_output=True, text=True)
-    except OSError as exc:
-        raise MeasureError(f"{bindir}: cannot run: {exc.strerror or exc}") from None
+                           capture_output=True, text=True, preexec_fn=_pin(cpu))
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise MeasureError(f"{bindir}: cannot run: {getattr(exc, 'strerror', None) or exc}") from None
     wall = time.perf_counter() - t0
+    s1, own1, self1 = probe.stat(), probe.children_cpu(), probe.self_cpu()
     load_after = os.getloadavg()[0]
     if p.returncode != 0:
         raise MeasureError(f"{bindir}: exit status {p.returncode}: {' '.join(p.stderr.split())}")
-    times, cpu, units = parse_times(p.stdout, iterations, str(bindir))
-    return {"times_ns": times, "cpu_ns": cpu, "units": units, "start": start, "wall": wall,
-            "load_before": load_before, "load_after": load_after}
+    times, cpu_ns, units = parse_times(p.stdout, iterations, str(bindir))
+    inter = G.interference(s0, s1, own1 - own0, wall, probe.tick, runner_cpu=self1 - self0)
+    return {"times_ns": times, "cpu_ns": cpu_ns, "units": units, "start": start, "wall": wall,
+            "load_before": load_before, "load_after": load_after, "interference": inter,
+            "wall_per_cpu": sum(times) / max(1, sum(cpu_ns)), "cpu": cpu}
 
 
 class _Priority:
@@ -508,59 +613,262 @@ class _Priority:
         return False
 
 
-def run_schedule(cfg: Mapping, manifests: Sequence[str | Path], out_parquet: str | Path,
-                 out_info: str | Path, log=None) -> None:
-    """Run the whole randomised schedule; raw rows to ``out_parquet``."""
-    import pandas as pd
+class _RunnerAffinity:
+    """Keep the runner (this thread) off the measured CPU while measuring."""
 
+    def __init__(self, cpu: int | None):
+        self.cpu, self.old = cpu, None
+
+    def __enter__(self):
+        if self.cpu is not None:
+            self.old = os.sched_getaffinity(0)
+            rest = self.old - {self.cpu}
+            if rest:
+                os.sched_setaffinity(0, rest)
+        return self
+
+    def __exit__(self, *exc):
+        if self.old is not None:
+            os.sched_setaffinity(0, self.old)
+        return False
+
+
+#: Per-process columns the guard adds to every row of a process.
+GUARD_COLUMNS = ("attempt", "cpu", "process_wall", "process_cpu", "runner_cpu", "others_cpu",
+                 "others_share", "steal_share", "wall_per_cpu", "clean")
+
+
+def refused_path(cfg: Mapping) -> Path:
+    """Where a refusal's one line is left for ``measure.py make`` to print."""
+    return Path(cfg["build_dir"]) / "refused.txt"
+
+
+def _refuse(cfg: Mapping, line: str) -> None:
+    refused_path(cfg).parent.mkdir(parents=True, exist_ok=True)
+    _atomic_text(refused_path(cfg), line + "\n")
+    raise MeasureError(line)
+
+
+def run_guarded(cfg: Mapping, jobs: Sequence[dict], bindir_of, iterations_of, log=None,
+                probe: G.Probe | None = None, runner=None) -> tuple[list[dict], dict]:
+    """Run ``jobs`` (from :func:`schedule`) under the guard; the accepted attempts.
+
+    A process that is not clean (:func:`measure_guard.judge`) is discarded and run
+    again at the end of the queue, at most ``max_attempts`` times in all; before the
+    first process and after a discarded one the runner waits (bounded) for the machine
+    to be quiet. A process never measured clean is kept with ``clean = False``. When
+    more than ``max_unclean_fraction`` of the processes end so, :func:`_refuse` stops
+    (as soon as that is certain). With ``force`` every first attempt is kept, clean or
+    not, and nothing is refused. ``runner(bindir, iterations, env_bytes, cpu, probe)``
+    defaults to :func:`run_process` (the tests pass a fake one).
+    """
+    import collections
+
+    g = cfg["guard"]
+    probe = probe or G.Probe()
+    runner = runner or run_process
+    force = bool(cfg["force"]) or not g["enabled"]
+    cpu = G.pinned_cpu(g["cpu"]) if g["enabled"] else None
+    queue = collections.deque((job, 1) for job in jobs)
+    allowed = math.floor(g["max_unclean_fraction"] * len(jobs))
+    done: list[dict] = []
+    stats = {"processes": len(jobs), "attempts": 0, "discarded": 0, "unclean": 0,
+             "quiet_waits": 0, "quiet_wait_seconds": 0.0, "not_quiet": 0,
+             "reasons": collections.Counter()}
+    need_quiet = not force
+    window = G.Window(g["window"])
+    t_start = time.perf_counter()
+    step = max(1, len(jobs) // 20)
+    with _RunnerAffinity(cpu):
+        while queue:
+            job, attempt = queue.popleft()
+            if need_quiet:
+                waited, quiet, _ = G.wait_quiet(probe, g)
+                stats["quiet_waits"] += 1
+                stats["quiet_wait_seconds"] += waited
+                stats["not_quiet"] += int(not quiet)
+                window.clear()
+            r = runner(bindir_of(job), iterations_of(job), job["env_bytes"], cpu, probe)
+            stats["attempts"] += 1
+            why = G.judge(r["interference"], r["wall_per_cpu"], g)
+            why += window.add(r["interference"], g)
+            for w in why:
+                stats["reasons"]["window" if "over the last" in w else w.split(" ")[0]] += 1
+            if why and not force and attempt < g["max_attempts"]:
+                stats["discarded"] += 1
+                queue.append((job, attempt + 1))
+                need_quiet = True
+                _log(log, f"{job['set']} build {job['binary']} execution {job['execution']} "
+                          f"attempt {attempt} discarded: {'; '.join(why)}")
+                continue
+            need_quiet = False
+            clean = not why
+            if not clean:
+                stats["unclean"] += 1
+                if not force and stats["unclean"] > allowed:
+                    _refuse(cfg, f"the machine was too busy to measure clean: {stats['unclean']} of "
+                                 f"{len(jobs)} processes stayed above the interference thresholds "
+                                 f"after {g['max_attempts']} attempts (at most {allowed} allowed, "
+                                 f"{100 * g['max_unclean_fraction']:g} %); last: {'; '.join(why)}. "
+                                 "No dataset was written")
+            done.append({**job, **r, "attempt": attempt, "clean": clean})
+            if len(done) % step == 0 or len(done) == len(jobs):
+                el = time.perf_counter() - t_start
+                _log(log, f"{len(done)}/{len(jobs)} processes, {el:.0f} s, about "
+                          f"{el / len(done) * (len(jobs) - len(done)):.0f} s left, "
+                          f"{stats['discarded']} discarded so far", echo=True)
+    stats["reasons"] = dict(stats["reasons"])
+    stats["forced"] = bool(cfg["force"])
+    stats["cpu"] = cpu
+    stats["thresholds"] = {k: g[k] for k in G.DEFAULTS}
+    stats["tick_seconds"] = probe.tick
+    return done, stats
+
+
+def _rows(done: Sequence[dict], records: Mapping, order_base: int = 0) -> dict[str, list]:
+    """Tidy rows (one per iteration) of accepted processes, in the order they ran."""
+    cols: dict[str, list] = {k: [] for k in (
+        "set", "binary", "execution", "iteration", "time", "cpu_time", "build_seed", "env_bytes",
+        "order", "start", "wall", "load_before", "load_after", *GUARD_COLUMNS)}
+    ran = sorted(done, key=lambda d: d["start"])
+    # executions are numbered in the order they ran (a re-run one takes its new place)
+    seen: dict[tuple[str, int], int] = {}
+    for pos, r in enumerate(ran):
+        key = (r["set"], r["binary"])
+        seen[key] = seen.get(key, 0) + 1
+        r = {**r, "execution": seen[key]}
+        rec = records[r["set"]][r["binary"]]
+        if r["units"] != rec["units_per_iteration"]:
+            raise MeasureError(f"{r['set']} build {r['binary']}: did {r['units']} units "
+                               f"per iteration, its build recorded {rec['units_per_iteration']}")
+        i = r["interference"]
+        n = len(r["times_ns"])
+        per = {"set": r["set"], "binary": r["binary"], "execution": r["execution"],
+               "build_seed": rec["seed"], "env_bytes": r["env_bytes"],
+               "order": order_base + pos + 1, "start": r["start"], "wall": r["wall"],
+               "load_before": r["load_before"], "load_after": r["load_after"],
+               "attempt": r["attempt"], "cpu": -1 if r["cpu"] is None else r["cpu"],
+               "process_wall": i.wall, "process_cpu": i.own_cpu,
+               "runner_cpu": i.runner_cpu, "others_cpu": i.others_cpu,
+               "others_share": i.others_share, "steal_share": i.steal_share,
+               "wall_per_cpu": r["wall_per_cpu"], "clean": r["clean"]}
+        for k, v in per.items():
+            cols[k].extend([v] * n)
+        cols["iteration"].extend(range(1, n + 1))
+        cols["time"].extend(t / 1e9 for t in r["times_ns"])
+        cols["cpu_time"].extend(c / 1e9 for c in r["cpu_ns"])
+    return cols
+
+
+def _manifest_records(manifests: Sequence[str | Path]) -> dict[str, dict[int, dict]]:
     records = {}
     for m in manifests:
         doc = json.loads(Path(m).read_text())
         records[doc["set"]] = {r["build"]: r for r in doc["builds"]}
-    plan = schedule(cfg, {s: len(r) for s, r in records.items()})
+    return records
+
+
+def run_schedule(cfg: Mapping, manifests: Sequence[str | Path], design_path: str | Path,
+                 out_parquet: str | Path, out_info: str | Path, log=None) -> None:
+    """Run the whole randomised schedule under the guard; raw rows to ``out_parquet``."""
+    import pandas as pd
+
+    records = _manifest_records(manifests)
+    design = json.loads(Path(design_path).read_text())["sets"]
+    plan = schedule(cfg, {s: len(r) for s, r in records.items()},
+                    {s: design[s]["executions"] for s in records})
     root = Path(cfg["build_dir"]) / "bin"
-    n_it = cfg["iterations"]
-    cols: dict[str, list] = {k: [] for k in (
-        "set", "binary", "execution", "iteration", "time", "cpu_time", "build_seed", "env_bytes",
-        "order", "start", "wall", "load_before", "load_after")}
+    refused_path(cfg).unlink(missing_ok=True)
+    pf = Path(cfg["build_dir"]) / "preflight.json"
     info = {"started": _now(), "loadavg_before": list(os.getloadavg()),
-            "processes": len(plan), "nice": cfg["nice"]}
+            "processes": len(plan), "nice": cfg["nice"],
+            # the preflight of the `measure.py make` that ran this step (none without it)
+            "preflight": json.loads(pf.read_text()) if pf.exists() else None}
     t_start = time.perf_counter()
-    step = max(1, len(plan) // 20)
     with _Priority(cfg["nice"]):
-        _run_all(plan, records, root, n_it, cols, t_start, step, log)
+        done, stats = run_guarded(
+            cfg, plan, lambda j: root / j["set"] / f"b{j['binary']:03d}",
+            lambda j: design[j["set"]]["iterations"], log)
     info.update({"finished": _now(), "loadavg_after": list(os.getloadavg()),
-                 "wall_seconds": time.perf_counter() - t_start})
-    _write_parquet(out_parquet, pd.DataFrame(cols))
+                 "wall_seconds": time.perf_counter() - t_start, "guard": stats})
+    _write_parquet(out_parquet, pd.DataFrame(_rows(done, records)))
     _write_json(out_info, info)
 
 
-def _run_all(plan, records, root, n_it, cols, t_start, step, log) -> None:
-    for k, job in enumerate(plan):
-        rec = records[job["set"]][job["binary"]]
-        r = run_process(root / job["set"] / f"b{job['binary']:03d}", n_it, job["env_bytes"])
-        if r["units"] != rec["units_per_iteration"]:
-            raise MeasureError(f"{job['set']} build {job['binary']}: did {r['units']} units "
-                               f"per iteration, its build recorded {rec['units_per_iteration']}")
-        for i, (t, c) in enumerate(zip(r["times_ns"], r["cpu_ns"])):
-            cols["set"].append(job["set"])
-            cols["binary"].append(job["binary"])
-            cols["execution"].append(job["execution"])
-            cols["iteration"].append(i + 1)
-            cols["time"].append(t / 1e9)
-            cols["cpu_time"].append(c / 1e9)
-            cols["build_seed"].append(rec["seed"])
-            cols["env_bytes"].append(job["env_bytes"])
-            cols["order"].append(job["order"])
-            cols["start"].append(r["start"])
-            cols["wall"].append(r["wall"])
-            cols["load_before"].append(r["load_before"])
-            cols["load_after"].append(r["load_after"])
-        if (k + 1) % step == 0 or k + 1 == len(plan):
-            el = time.perf_counter() - t_start
-            _log(log, f"{k + 1}/{len(plan)} processes, {el:.0f} s, "
-                      f"about {el / (k + 1) * (len(plan) - k - 1):.0f} s left, "
-                      f"load {os.getloadavg()[0]:.2f}")
+# -- the pilot and the plan ---------------------------------------------------------
+
+
+def pilot_set(benchmark: str) -> str:
+    """The seed name of a program's pilot builds (distinct from every dataset set)."""
+    return f"pilot-{benchmark}"
+
+
+def run_pilot(cfg: Mapping, out_path: str | Path, log=None) -> None:
+    """Build and run every program's pilot under the guard; its estimates to ``out_path``."""
+    pc = cfg["design"]["pilot"]
+    root = Path(cfg["build_dir"]) / "pilot"
+    if root.exists():
+        shutil.rmtree(root)
+    refused_path(cfg).unlink(missing_ok=True)
+    records: dict[str, dict[int, dict]] = {}
+    for bench in cfg["benchmarks"]:
+        copy_sources(root / bench / "src", bench)
+        info = {"benchmark": bench, "permille": 0, "variant": "baseline"}
+        records[bench] = {b: build_one(cfg, bench, b, root / bench / f"b{b:03d}", info=info,
+                                       seed_set=pilot_set(bench))
+                          for b in range(1, pc["builds"] + 1)}
+        _log(log, f"pilot {bench}: {pc['builds']} builds", echo=True)
+    jobs = schedule(cfg, {b: pc["builds"] for b in records},
+                    {b: pc["executions"] for b in records}, key="pilot")
+    started = _now()
+    with _Priority(cfg["nice"]):
+        done, stats = run_guarded(cfg, jobs, lambda j: root / j["set"] / f"b{j['binary']:03d}",
+                                  lambda j: pc["iterations"], log)
+    out = {"started": started, "finished": _now(), "design": dict(pc), "guard": stats,
+           "warmup_fraction": cfg["warmup_fraction"], "programs": {}}
+    for bench in records:
+        mine = sorted((d for d in done if d["set"] == bench),
+                      key=lambda d: (d["binary"], d["execution"]))
+        times = np.array([d["times_ns"] for d in mine], dtype=float).reshape(
+            pc["builds"], pc["executions"], pc["iterations"]) / 1e9
+        over = [d["wall"] - sum(d["times_ns"]) / 1e9 for d in mine]
+        bsec = [r["build_seconds"] for r in records[bench].values()]
+        out["programs"][bench] = Z.pilot_estimates(times, over, bsec, cfg["warmup_fraction"])
+    _write_json(out_path, out)
+
+
+def _target(cfg: Mapping, bench: str) -> float:
+    return float(cfg["design"]["targets_pct"].get(bench, cfg["design"]["default_target_pct"]))
+
+
+def make_design(cfg: Mapping, pilot_path: str | Path | None, out_path: str | Path) -> dict:
+    """The design of every set: from the pilot and esize's plan, or fixed."""
+    d = cfg["design"]
+    per_program = {b: sum(1 for s in sets(cfg).values() if s["benchmark"] == b)
+                   for b in cfg["benchmarks"]}
+    if d["mode"] == "fixed":
+        fixed = {"builds": cfg["builds"], "executions": cfg["executions"],
+                 "iterations": cfg["iterations"]}
+        doc = {"mode": "fixed", "programs": {b: {"design": dict(fixed)} for b in per_program}}
+    else:
+        pilot = json.loads(Path(pilot_path).read_text())
+        sized = Z.size_all(pilot["programs"], {b: _target(cfg, b) for b in per_program},
+                           per_program, cfg["warmup_fraction"], d["min"], d["max"],
+                           60.0 * d["budget_minutes"])
+        doc = {"mode": "plan", **sized,
+               "rule": "smallest budget whose predicted ratio half-width (sqrt(2) x esize "
+                       "dimension's half-width of one mean, planned with 80 % upper bounds "
+                       "of the pilot's variances) meets the program's target; counts "
+                       "clipped to design.min..design.max; scaled down together when all "
+                       "programs do not fit budget_minutes",
+               "pilot": {"design": pilot["design"], "guard": pilot["guard"],
+                         "started": pilot["started"], "finished": pilot["finished"]}}
+        for b, est in pilot["programs"].items():
+            doc["programs"][b]["pilot"] = est
+    doc["sets"] = {s: dict(doc["programs"][i["benchmark"]]["design"])
+                   for s, i in sets(cfg).items()}
+    _write_json(out_path, doc)
+    return doc
 
 
 # -- Google Benchmark and hyperfine ------------------------------------------------
@@ -651,11 +959,6 @@ def run_harness(cfg: Mapping, outputs: Mapping[str, str | Path], info_path: str 
 # -- collecting --------------------------------------------------------------------
 
 
-def warmup_count(fraction: float, n: int) -> int:
-    """Iterations counted as warm-up: ``fraction * n`` rounded half up (as the study does)."""
-    return int(math.floor(fraction * n + 0.5 + 1e-9))
-
-
 def _stats(x) -> dict:
     a = np.asarray(x, dtype=float)
     return {"mean": float(a.mean()), "median": float(np.median(a)), "min": float(a.min()),
@@ -664,10 +967,10 @@ def _stats(x) -> dict:
 
 def costs(cfg: Mapping, frame, builds: Mapping[str, list[dict]]) -> dict:
     """Measured costs per set (seconds), for dimensioning experiments."""
-    w = warmup_count(cfg["warmup_fraction"], cfg["iterations"])
     out = {}
     for s, recs in builds.items():
         f = frame[frame["set"] == s]
+        w = warmup_count(cfg["warmup_fraction"], int(f["iteration"].max()))
         per = f.groupby(["binary", "execution"], sort=True)
         t = np.stack([g["time"].to_numpy() for _, g in per])  # executions x iterations
         cpu = np.stack([g["cpu_time"].to_numpy() for _, g in per])
@@ -787,11 +1090,59 @@ def software_info(cfg: Mapping) -> dict:
     }
 
 
+def _guard_summary(cfg: Mapping, frame, ri: Mapping, design: Mapping) -> tuple[dict, dict]:
+    """Provenance's ``guard`` (what was discarded and re-run) and ``interference``
+    (per process: others' share of a CPU, steal, wall / CPU) entries."""
+    g = dict(ri.get("guard") or {})
+    pre = ri.get("preflight")
+    per = frame.groupby("order").first()
+    guard = {
+        "rule": "a process is clean when others used at most others_share of one CPU and "
+                "steal took at most steal_share of its wall time (each beyond "
+                "resolution_ticks clock ticks of /proc/stat resolution) and the sum of its "
+                "iteration times is at most wall_per_cpu x the sum of their CPU times; a "
+                "process that is not clean is discarded and run again at the end of the "
+                "queue, at most max_attempts times in all; and over the last `window` seconds "
+                "of processes others used at most others_share of a CPU beyond the same "
+                "allowance",
+        "thresholds": g.get("thresholds"), "processes": g.get("processes"),
+        "attempts": g.get("attempts"), "discarded": g.get("discarded"),
+        "reruns": g.get("discarded"), "unclean": g.get("unclean"),
+        "reasons": g.get("reasons"), "forced": bool(cfg["force"]),
+        "pinned_cpu": g.get("cpu"), "tick_seconds": g.get("tick_seconds"),
+        "quiet_waits": g.get("quiet_waits"),
+        "quiet_wait_seconds": g.get("quiet_wait_seconds"), "not_quiet": g.get("not_quiet"),
+        "clean_in_data": int(per["clean"].sum()), "processes_in_data": int(len(per)),
+        "preflight": pre,
+        "pilot": (design.get("pilot") or {}).get("guard"),
+    }
+    inter = {
+        "others_cpu_share_pooled": float(per["others_cpu"].sum() / per["process_wall"].sum()),
+        "runner_cpu_share_pooled": float(per["runner_cpu"].sum() / per["process_wall"].sum()),
+        "steal_share_pooled": float((per["steal_share"] * per["process_wall"]).sum()
+                                    / per["process_wall"].sum()),
+        "process_wall_median": float(per["process_wall"].median()),
+        "others_cpu_share": G.summary(per["others_share"]),
+        "steal_share": G.summary(per["steal_share"]),
+        "wall_per_cpu": G.summary(per["wall_per_cpu"]),
+        "note": "per process; shares are fractions of one CPU over the process's wall time "
+                "(others: all CPUs' busy time from /proc/stat minus the process's own and the "
+                "runner's CPU time, so within a few clock ticks of resolution: a 35 ms process "
+                "reads 0 or +-29 % for one tick; slightly negative at times); *_pooled: the "
+                "sum over all processes over the sum of their wall times, where the ticks "
+                "average out; wall_per_cpu: sum of its iteration times / sum of their CPU "
+                "times",
+    }
+    return guard, inter
+
+
 def collect(cfg: Mapping, manifests: Sequence[str | Path], runs: str | Path,
             run_info: str | Path, harness_info: str | Path | None, out_dir: str | Path,
-            config_sources: Sequence[str] = ()) -> None:
+            config_sources: Sequence[str] = (), design_path: str | Path | None = None) -> None:
     """Write the dataset directory: tidy Parquet per set, builds, costs, provenance."""
     import pandas as pd
+
+    design = json.loads(Path(design_path).read_text()) if design_path else {"sets": {}}
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -819,6 +1170,16 @@ def collect(cfg: Mapping, manifests: Sequence[str | Path], runs: str | Path,
             "start": f["start"].astype("float64"),
             "load_before": f["load_before"].astype("float32"),
             "load_after": f["load_after"].astype("float32"),
+            "attempt": f["attempt"].astype("int8"),
+            "cpu": f["cpu"].astype("int16"),
+            "process_wall": f["process_wall"].astype("float32"),
+            "process_cpu": f["process_cpu"].astype("float32"),
+            "runner_cpu": f["runner_cpu"].astype("float32"),
+            "others_cpu": f["others_cpu"].astype("float32"),
+            "others_share": f["others_share"].astype("float32"),
+            "steal_share": f["steal_share"].astype("float32"),
+            "wall_per_cpu": f["wall_per_cpu"].astype("float32"),
+            "clean": f["clean"].astype("bool"),
         })
         _write_parquet(out / f"{s}.parquet", tidy)
     _write_json(out / "builds.json", {
@@ -835,11 +1196,12 @@ def collect(cfg: Mapping, manifests: Sequence[str | Path], runs: str | Path,
         "totals": {"build_seconds": total_build, "run_wall_seconds": ri["wall_seconds"],
                    "processes": ri["processes"]}})
     load = frame.groupby("order")[["load_before", "load_after"]].first()
+    guard, inter = _guard_summary(cfg, frame, ri, design)
     prov = {
         "dataset": cfg["name"],
-        "design": {"levels": ["binary", "execution", "iteration"], "builds": cfg["builds"],
-                   "executions": cfg["executions"], "iterations": cfg["iterations"],
-                   "sets": {s: {**info_sets[s], "file": f"{s}.parquet"} for s in builds},
+        "design": {"levels": ["binary", "execution", "iteration"], "mode": design.get("mode"),
+                   "sets": {s: {**info_sets[s], **design["sets"].get(s, {}),
+                                "file": f"{s}.parquet"} for s in builds},
                    "time_unit": "seconds",
                    "extra_columns": {
                        "cpu_time": "CPU time of the process during the iteration (seconds, "
@@ -853,7 +1215,27 @@ def collect(cfg: Mapping, manifests: Sequence[str | Path], runs: str | Path,
                        "order": "position of the process in the run (1 = first)",
                        "start": "process start, Unix time in seconds",
                        "load_before": "1-minute load average just before the process",
-                       "load_after": "1-minute load average just after it"}},
+                       "load_after": "1-minute load average just after it",
+                       "attempt": "which attempt of this process was kept (1: the first; "
+                                  "earlier ones were discarded by the guard)",
+                       "cpu": "the CPU the process was pinned to (-1: not pinned)",
+                       "process_wall": "the process's wall time as the runner saw it "
+                                       "(seconds, start-up and exit included)",
+                       "process_cpu": "the process's own CPU time, user + system (seconds, "
+                                      "rusage), start-up included",
+                       "runner_cpu": "CPU time of the runner itself meanwhile (starting the "
+                                     "process, reading its output; seconds, on another CPU)",
+                       "others_cpu": "CPU time everything else used on all CPUs while the "
+                                     "process ran (seconds, /proc/stat busy time minus "
+                                     "process_cpu and runner_cpu)",
+                       "others_share": "others_cpu / the process's wall time (share of one CPU)",
+                       "steal_share": "steal time / the process's wall time",
+                       "wall_per_cpu": "sum of the process's iteration times / sum of their "
+                                       "CPU times",
+                       "clean": "the process passed the guard (provenance: guard.rule)"}},
+        "guard": guard,
+        "interference": inter,
+        "plan": {k: v for k, v in design.items() if k not in ("sets",)},
         "dates": {"builds_started": min(a for a, _ in started),
                   "builds_finished": max(b for _, b in started),
                   "run_started": ri["started"], "run_finished": ri["finished"],
@@ -870,7 +1252,10 @@ def collect(cfg: Mapping, manifests: Sequence[str | Path], runs: str | Path,
                           "K=(0,) input (uint64, compiled in as INPUT_SEED), "
                           "K=(1, first 4 bytes of sha256(set name) as a big-endian integer, "
                           "build) a build's seed (uint32), K=(2,) the order of the processes, "
-                          "K=(3,) the environment sizes (uint64 seeds of PCG64 generators)",
+                          "K=(3,) the environment sizes, K=(4,) the order of the pilot's "
+                          "processes and K=(3, 4) their environment sizes (uint64 seeds of "
+                          "PCG64 generators); the pilot's builds take the seeds of a set "
+                          "named pilot-<program>",
             "layout_draws": "Generator(PCG64(build seed)): permutation of the object files, "
                             "then choice of align_functions, then integers 0..text_pad_max "
                             "and 0..data_pad_max",
@@ -878,17 +1263,19 @@ def collect(cfg: Mapping, manifests: Sequence[str | Path], runs: str | Path,
         "machine": machine_info(),
         "software": software_info(cfg),
         "load": {
-            "note": "the machine is shared with other users while measuring; the 1-minute "
-                    "load average is recorded before and after every process",
+            "note": "the 1-minute load average before and after every process, for the "
+                    "record; interference is measured per process (see guard, interference)",
             "nice": cfg["nice"],
             "run_loadavg_before": ri["loadavg_before"], "run_loadavg_after": ri["loadavg_after"],
             "process_load_before": _stats(load["load_before"]),
             "process_load_after": _stats(load["load_after"])},
         "commands": {
-            "measure": "snakemake -s measure/Snakefile --configfile "
-                       f"{' '.join(config_sources) or 'measure/config.yaml'} --cores 1   "
-                       "(make measure: measure/config.yaml; make measure-tiny: "
-                       "measure/config-tiny.yaml)",
+            "measure": "python measure/measure.py make "
+                       f"{' '.join(config_sources) or 'measure/config.yaml'}"
+                       + (" --force" if cfg["force"] else "")
+                       + "   (make measure: measure/config.yaml; make measure-tiny: "
+                       "measure/config-tiny.yaml; it runs the preflight, then "
+                       "snakemake -s measure/Snakefile --cores 1)",
             "config_files": list(config_sources),
             "compile": shlex.join([
                 cfg["cc"], *cfg["cflags"], "-falign-functions=<align_functions>",
@@ -900,7 +1287,7 @@ def collect(cfg: Mapping, manifests: Sequence[str | Path], runs: str | Path,
             "per_build": "builds.json lists every build's exact commands",
             "run": "cd <binary directory> && "
                    + (f"nice -n {cfg['nice']} " if cfg["nice"] is not None else "")
-                   + f"env -i {ENV_VAR}=<env_bytes x's> ./{BINARY} {cfg['iterations']}"
+                   + f"taskset -c <cpu> env -i {ENV_VAR}=<env_bytes x's> ./{BINARY} <iterations>"
                    + ("   (the runner sets the niceness on itself; the processes inherit it)"
                       if cfg["nice"] is not None else ""),
             "count": f"./{BINARY} --count   (after each build: units of inner work and a checksum "
@@ -928,8 +1315,10 @@ def provenance_markdown(prov: Mapping, cost: Mapping, frame) -> str:
         "",
         "## Design",
         "",
-        f"- {d['builds']} binaries x {d['executions']} executions x {d['iterations']} "
-        "iterations per file, warm-up included; times in seconds (column `time`).",
+        "- Binaries x executions x iterations per file (warm-up included) in the table "
+        "below; " + ("chosen by a pilot and esize's plan (section Plan). "
+                     if d.get("mode") == "plan" else "fixed in the configuration. ")
+        + "Times in seconds (column `time`).",
         "- Each binary is a separate build with a randomised layout: shuffled link order "
         "of its object files, `-falign-functions` drawn from "
         f"{prov['config']['layout']['align_functions']}, a code pad of 0..."
@@ -942,13 +1331,16 @@ def provenance_markdown(prov: Mapping, cost: Mapping, frame) -> str:
         "(counted, set at compile time); `-plus0` is an independent set of builds of the "
         "unchanged program (an A/A comparison).",
         "",
-        "| file | program | extra work | mean iteration (ms) | units per iteration |",
-        "|---|---|---|---|---|",
+        "| file | program | extra work | design | mean iteration (ms) | units per iteration |",
+        "|---|---|---|---|---|---|",
     ]
     for s, info in d["sets"].items():
         lines.append(f"| `{info['file']}` | {info['benchmark']} | {info['permille'] / 10:g} % | "
+                     f"{info.get('builds')} x {info.get('executions')} x "
+                     f"{info.get('iterations')} | "
                      f"{cost[s]['iteration_seconds']['mean'] * 1e3:.4f} | "
                      f"{cost[s]['units_per_iteration']} |")
+    lines += _plan_markdown(prov) + _guard_markdown(prov)
     dates = prov["dates"]
     lo = prov["load"]
     lines += [
@@ -965,7 +1357,7 @@ def provenance_markdown(prov: Mapping, cost: Mapping, frame) -> str:
         f"{m['memory_total']}; {m['os_release']}; kernel {m['kernel']}; ASLR "
         f"(randomize_va_space) {m['aslr_randomize_va_space']}; CPU governor "
         f"{m['cpufreq_governor'] or 'not exposed'}.",
-        f"- Shared machine: the 1-minute load average was {lo['run_loadavg_before'][0]:.2f} "
+        f"- The 1-minute load average was {lo['run_loadavg_before'][0]:.2f} "
         f"when measuring began and {lo['run_loadavg_after'][0]:.2f} when it ended; before the "
         f"processes it ranged {lo['process_load_before']['min']:.2f} to "
         f"{lo['process_load_before']['max']:.2f} (median "
@@ -1010,6 +1402,62 @@ def provenance_markdown(prov: Mapping, cost: Mapping, frame) -> str:
     return "\n".join(lines)
 
 
+def _plan_markdown(prov: Mapping) -> list[str]:
+    plan = prov.get("plan") or {}
+    if plan.get("mode") != "plan":
+        return []
+    pd_ = plan["pilot"]["design"]
+    out = ["", "## Plan", "",
+           f"- Pilot: {pd_['builds']} builds x {pd_['executions']} processes x "
+           f"{pd_['iterations']} iterations per program ({plan['pilot']['started']} to "
+           f"{plan['pilot']['finished']}), under the same guard.",
+           f"- Rule: {plan['rule']}.",
+           f"- Budget {plan['budget_seconds'] / 60:g} min; the plan predicts "
+           f"{plan['predicted_seconds'] / 60:.1f} min of builds and processes"
+           + (" (scaled down to fit)." if plan["scaled_to_budget"] else "."),
+           "",
+           "| program | pilot S % (binary / execution / iteration) | design | target 95 % "
+           "half-width of a ratio | predicted |",
+           "|---|---|---|---|---|"]
+    for b, p in plan["programs"].items():
+        s_ = " / ".join(f"{x:.2f}" for x in p["pilot"]["s_pct"])
+        d = p["design"]
+        out.append(f"| {b} | {s_} | {d['builds']} x {d['executions']} x {d['iterations']} | "
+                   f"{p['target_half_width_pct']:g} % | {p['predicted_half_width_pct']:.2f} %"
+                   + ("" if p["target_reached"] else
+                      f" (not reached: {p.get('limited_by', 'the budget')})") + " |")
+    return out
+
+
+def _guard_markdown(prov: Mapping) -> list[str]:
+    g, i = prov["guard"], prov["interference"]
+    t = g["thresholds"] or {}
+    pre = g.get("preflight") or {}
+    out = ["", "## Interference", "",
+           f"- Guard: {g['rule']}. Thresholds: others {100 * t.get('others_share', 0):g} % of a "
+           f"CPU, steal {100 * t.get('steal_share', 0):g} %, resolution "
+           f"{t.get('resolution_ticks')} ticks, wall/CPU {t.get('wall_per_cpu')}, at most "
+           f"{t.get('max_attempts')} attempts; processes pinned to CPU {g['pinned_cpu']}.",
+           f"- {g['processes']} processes, {g['attempts']} attempts: {g['discarded']} discarded "
+           f"and run again ({', '.join(f'{k}: {v}' for k, v in (g['reasons'] or {}).items()) or 'none'}); "
+           f"{g['clean_in_data']} of {g['processes_in_data']} processes in the data are clean."
+           + (" **Measured with --force**: the guard only recorded." if g["forced"] else ""),
+           "- Over all processes together, others used "
+           f"{100 * i['others_cpu_share_pooled']:.2f} % of a CPU and the runner (starting "
+           f"processes, on another CPU) {100 * i['runner_cpu_share_pooled']:.2f} %; per process "
+           f"(to a clock tick) others' median {100 * i['others_cpu_share']['median']:.1f} %, "
+           f"steal {100 * i.get('steal_share_pooled', 0):.3f} % of the time in all "
+           f"(one tick in a process reads as {100 * prov['guard']['tick_seconds'] / i['process_wall_median']:.0f} %); "
+           "wall / CPU time "
+           f"{i['wall_per_cpu']['median']:.4f} (median; max {i['wall_per_cpu']['max']:.4f}).",
+           ]
+    if pre:
+        out.append(f"- Preflight ({pre.get('at', 'time not recorded')}): other programs used "
+                   f"{100 * pre['others_share']:.1f} % of a CPU over {pre['seconds']:.1f} s"
+                   + (" (busy: --force)" if pre["busy"] else "") + ".")
+    return out
+
+
 def _lscpu_field(m: Mapping, field: str) -> str | None:
     for ln in m.get("lscpu") or []:
         if ln.startswith(field + ":"):
@@ -1024,11 +1472,16 @@ def _now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
-def _log(log, msg: str) -> None:
+def _log(log, msg: str, echo: bool = False) -> None:
+    """A line to the step's log (stderr without one); ``echo`` also prints it as
+    progress (``measure: ...`` on stderr, what ``measure.py make`` shows)."""
     line = f"{_now()} {msg}\n"
     if log:
         with open(log, "a") as fh:
             fh.write(line)
+        if echo:
+            sys.stderr.write(f"measure: {msg}\n")
+            sys.stderr.flush()
     else:
         sys.stderr.write(line)
 
@@ -1067,6 +1520,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = ap.add_subparsers(dest="cmd", required=True)
     c = sub.add_parser("check-config", help="check configuration files (merged in order)")
     c.add_argument("files", nargs="+")
+    mk = sub.add_parser("make", help="preflight, then measure (snakemake); what make measure runs")
+    mk.add_argument("files", nargs="+", metavar="CONFIG")
+    mk.add_argument("--force", action="store_true",
+                    help="measure even on a busy machine (provenance records it)")
     for name, hlp in (("plan", "print a build's seed, layout and commands"),
                       ("rebuild", "rebuild one binary from its recorded seed")):
         p = sub.add_parser(name, help=hlp)
@@ -1075,8 +1532,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.add_argument("build", type=int)
         if name == "rebuild":
             p.add_argument("dir", help="new directory; the binary is DIR/build/bench")
+    argv = list(sys.argv[1:] if argv is None else argv)
+    extra: list[str] = []
+    if "--" in argv:
+        k = argv.index("--")
+        argv, extra = argv[:k], argv[k + 1:]
+    if "--force" in extra:  # `make measure ARGS=--force`
+        extra.remove("--force")
+        argv.append("--force")
     a = ap.parse_args(argv)
-    files = a.files if a.cmd == "check-config" else a.config
+    files = a.files if a.cmd in ("check-config", "make") else a.config
     try:
         cfg = check_config(load_config_files(files))
     except ConfigProblem as exc:
@@ -1087,12 +1552,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if a.cmd == "check-config":
         return 0
+    if a.cmd == "make":
+        return cmd_make(cfg, files, a.force, extra)
     if a.set not in sets(cfg):
         print(f"esize: error: {', '.join(files)}: no set {a.set!r} (sets: "
               f"{', '.join(sets(cfg))})", file=sys.stderr)
         return 2
-    if not 1 <= a.build <= cfg["builds"]:
-        print(f"esize: error: {', '.join(files)}: build must be 1 .. {cfg['builds']}",
+    most = cfg["builds"] if cfg["design"]["mode"] == "fixed" else cfg["design"]["max"]["builds"]
+    if not 1 <= a.build <= most:
+        print(f"esize: error: {', '.join(files)}: build must be 1 .. {most}",
               file=sys.stderr)
         return 2
     info = sets(cfg)[a.set]
@@ -1112,6 +1580,50 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"esize: error: {exc}", file=sys.stderr)
         return 1
     print(json.dumps(rec, indent=1))
+    return 0
+
+
+def cmd_make(cfg: Mapping, files: Sequence[str], force: bool, extra: Sequence[str]) -> int:
+    """The preflight, then the workflow; one line and exit 2 when the machine is too
+    busy (before anything is measured, or when the guard gives up)."""
+    build = Path(cfg["build_dir"])
+    if cfg["guard"]["enabled"]:
+        g = cfg["guard"]
+        pre = G.preflight(G.Probe(), g, own=G.own_ancestors())
+        if pre["busy"] and not force:
+            print(f"esize: error: {G.preflight_line(pre)}", file=sys.stderr)
+            return 2
+        pre["forced"] = force
+        pre["at"] = _now()
+        build.mkdir(parents=True, exist_ok=True)
+        _write_json(build / "preflight.json", pre)
+    refused_path(cfg).unlink(missing_ok=True)
+    (build / "logs").mkdir(parents=True, exist_ok=True)
+    log = build / "logs" / "snakemake.log"
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(HERE / "Snakefile"),
+           "--configfile", *files, "--cores", "1",
+           *(["--config", "force=True"] if force else []), *extra]
+    with open(log, "w") as fh:
+        fh.write(shlex.join(cmd) + "\n")
+        fh.flush()
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        assert p.stdout is not None
+        last_error = ""
+        for line in p.stdout:
+            fh.write(line)
+            if line.startswith("measure: ") or re.search(r"\d+ of \d+ steps", line):
+                sys.stderr.write(line)
+            if "MeasureError" in line or "Error" in line:
+                last_error = line.strip()
+        rc = p.wait()
+    if rc != 0:
+        if refused_path(cfg).exists():
+            print(f"esize: error: {refused_path(cfg).read_text().strip()}", file=sys.stderr)
+            return 2
+        print(f"esize: error: measuring failed (snakemake exit {rc}): {last_error[:300]}; "
+              f"the whole log is {log}", file=sys.stderr)
+        return 1
+    sys.stderr.write(f"measure: done: {cfg['out_dir']}/{cfg['name']} (log: {log})\n")
     return 0
 
 

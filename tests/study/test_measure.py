@@ -63,6 +63,12 @@ def _data(wd, cfg) -> Path:
     return wd / cfg["out_dir"] / cfg["name"]
 
 
+def _shape(wd, cfg, set_: str) -> tuple[int, int, int]:
+    """Builds, executions and iterations of one set, as its design chose them."""
+    d = json.loads((_data(wd, cfg) / "provenance.json").read_text())["design"]["sets"][set_]
+    return d["builds"], d["executions"], d["iterations"]
+
+
 def _builds(wd, cfg) -> list[dict]:
     return json.loads((_data(wd, cfg) / "builds.json").read_text())["builds"]
 
@@ -77,8 +83,8 @@ def test_files_are_the_sets(tiny):
 
 def test_design_is_balanced_and_positive(tiny):
     wd, cfg = tiny
-    B, E, n = cfg["builds"], cfg["executions"], cfg["iterations"]
     for path in _data(wd, cfg).glob("*.parquet"):
+        B, E, n = _shape(wd, cfg, path.stem)
         f = pd.read_parquet(path)
         assert len(f) == B * E * n, path.name
         counts = f.groupby(["binary", "execution"]).size()
@@ -99,27 +105,29 @@ def test_study_reads_the_files(tiny):
 
     wd, cfg = tiny
     d, raw = load_benchmark_file(_data(wd, cfg) / "fft-plus3.parquet")
-    assert d.data.shape == (cfg["builds"], cfg["executions"], cfg["iterations"])
-    assert raw == cfg["iterations"]
+    assert d.data.shape == _shape(wd, cfg, "fft-plus3")
+    assert raw == _shape(wd, cfg, "fft-plus3")[2]
 
 
 def test_processes_are_interleaved(tiny):
     wd, cfg = tiny
     frames = [pd.read_parquet(p).assign(set=p.stem) for p in _data(wd, cfg).glob("*.parquet")]
     f = pd.concat(frames).groupby("order").first().sort_index()
-    total = 4 * cfg["builds"] * cfg["executions"]
+    total = sum(_shape(wd, cfg, s)[0] * _shape(wd, cfg, s)[1]
+                for s in ("fft", "cipher", "fft-plus0", "fft-plus3"))
     assert list(f.index) == list(range(1, total + 1))  # one run, every process once
     switches = int((f["set"].to_numpy()[1:] != f["set"].to_numpy()[:-1]).sum())
     assert switches > 4  # not one set after the other
     # executions are numbered in the order they ran
-    for _, g in f.groupby(["set", "binary"]):
-        assert list(g["execution"]) == list(range(1, cfg["executions"] + 1))
+    for (s, _), g in f.groupby(["set", "binary"]):
+        assert list(g["execution"]) == list(range(1, _shape(wd, cfg, s)[1] + 1))
 
 
 def test_seeds_fix_the_layout(tiny):
     wd, cfg = tiny
     builds = _builds(wd, cfg)
-    assert len(builds) == 4 * cfg["builds"]
+    assert len(builds) == sum(_shape(wd, cfg, s)[0]
+                              for s in ("fft", "cipher", "fft-plus0", "fft-plus3"))
     for r in builds:
         assert r["seed"] == M.build_seed(cfg, r["set"], r["build"])
         plan = M.layout_plan(r["seed"], r["benchmark"], cfg["layout"])
@@ -177,7 +185,8 @@ def test_provenance_and_costs(tiny):
         assert prov["dates"][k]
     seeds = prov["seeds"]
     assert seeds["master_seed"] == cfg["master_seed"]
-    assert seeds["build_seeds"]["fft"] == [M.build_seed(cfg, "fft", b) for b in (1, 2, 3)]
+    assert seeds["build_seeds"]["fft"] == [M.build_seed(cfg, "fft", b)
+                                           for b in range(1, _shape(wd, cfg, "fft")[0] + 1)]
     assert {"compile", "link", "run"} <= set(prov["commands"])
     assert len(prov["load"]["run_loadavg_before"]) == 3
     text = json.dumps(prov)
@@ -187,7 +196,7 @@ def test_provenance_and_costs(tiny):
     for s, c in costs["sets"].items():
         assert c["build_seconds"]["min"] > 0, s
         assert c["steady_iteration_seconds"]["mean"] > 0
-        assert c["process_seconds"]["mean"] > c["iteration_seconds"]["mean"] * cfg["iterations"]
+        assert c["process_seconds"]["mean"] > c["iteration_seconds"]["mean"] * _shape(wd, cfg, s)[2]
         assert set(c) <= set(costs["fields"])
 
 
@@ -225,7 +234,7 @@ def test_bad_config_is_one_line(tmp_path):
 
 def test_check_config_rejects_a_variant_without_exact_work():
     cfg = M.load_config_files([MEASURE / "config.yaml"])
-    assert M.check_config(cfg)["builds"] >= 30
+    assert M.check_config(cfg)["design"]["mode"] == "plan"
     with pytest.raises(M.ConfigProblem, match="variants.interp"):
         M.check_config({**cfg, "variants": {"interp": [10]}})
     with pytest.raises(M.ConfigProblem, match="permille"):
@@ -235,7 +244,13 @@ def test_check_config_rejects_a_variant_without_exact_work():
 def test_full_configuration_meets_the_issue():
     cfg = M.check_config(M.load_config_files([MEASURE / "config.yaml"]))
     assert len(cfg["benchmarks"]) >= 4
-    assert cfg["builds"] >= 30 and cfg["executions"] >= 10 and cfg["iterations"] >= 30
+    d = cfg["design"]
+    assert d["mode"] == "plan" and d["budget_minutes"] <= 60
+    assert d["targets_pct"]["cipher"] <= 0.5 and d["targets_pct"]["fft"] <= 1.0
+    # the floors keep what the study subsamples and the committed test sample cuts
+    assert d["min"]["builds"] >= 10 and d["min"]["executions"] >= 4
+    assert d["min"]["iterations"] >= 12
+    assert cfg["guard"]["enabled"] and not cfg["force"]
     assert sorted(len(v) for v in cfg["variants"].values()) == [3, 3]
     assert all(sorted(v) == [0, 10, 30] for v in cfg["variants"].values())
 
@@ -270,3 +285,46 @@ def test_priority_is_inherited_and_given_back():
         inside = int(subprocess.run(["nice"], capture_output=True, text=True,
                                     timeout=30).stdout)
     assert inside == mine
+
+
+def _busy_loops(n: int):
+    """``n`` processes spinning on a CPU (yes, its output discarded)."""
+    return [subprocess.Popen(["yes"], stdout=subprocess.DEVNULL) for _ in range(n)]
+
+
+@pytest.mark.skipif(shutil.which("yes") is None, reason="needs the yes command")
+def test_busy_machine_is_refused_in_one_line_and_force_measures_anyway(tmp_path):
+    """The issue's acceptance: two busy loops, `measure.py make` (what `make
+    measure-tiny` runs) refuses within 30 s with one line and writes nothing; with
+    --force it measures and provenance says so."""
+    import time
+
+    files = [str(MEASURE / "config-tiny.yaml")]
+    (tmp_path / "no-harness.yaml").write_text("harness:\n  enabled: false\n")
+    files.append(str(tmp_path / "no-harness.yaml"))
+    loops = _busy_loops(2)
+    try:
+        time.sleep(0.5)
+        t0 = time.monotonic()
+        p = subprocess.run([sys.executable, str(MEASURE / "measure.py"), "make", *files],
+                           capture_output=True, text=True, timeout=120, cwd=tmp_path)
+        took = time.monotonic() - t0
+        assert p.returncode == 2, p.stderr
+        errors = p.stderr.splitlines()
+        assert len(errors) == 1 and errors[0].startswith("esize: error: the machine is busy")
+        assert "yes (pid" in errors[0] and "--force" in errors[0]
+        assert took < 30
+        assert not (tmp_path / "data").exists() and not (tmp_path / "measure").exists()
+        p = subprocess.run([sys.executable, str(MEASURE / "measure.py"), "make", *files,
+                            "--", "--force"],
+                           capture_output=True, text=True, timeout=600, cwd=tmp_path)
+        assert p.returncode == 0, p.stderr[-2000:]
+    finally:
+        for q in loops:
+            q.kill()
+            q.wait()
+    prov = json.loads((tmp_path / "data" / "measured-tiny" / "provenance.json").read_text())
+    assert prov["guard"]["forced"] is True and prov["guard"]["preflight"]["busy"] is True
+    assert "--force" in prov["commands"]["measure"]
+    assert "Measured with --force" in (tmp_path / "data" / "measured-tiny" /
+                                       "PROVENANCE.md").read_text()

@@ -374,6 +374,16 @@ def test_measured_dataset_uses_its_own_sizes_and_joins_the_report(ran):
     page = (base / "report_measured.md").read_text()
     assert "## 6. Measured data: measured-x86_64" in md
     assert page.split("\n", 1)[1].strip() in md  # the whole page, below its heading
+    # the headline counts the checks computed from this dataset, nothing else; no
+    # section without rows (section 1 has none: no benchmark of the paper's names)
+    checks = pd.read_csv(base / "tables" / "measured_checks.csv")
+    headline = next(line for line in md.splitlines() if line.startswith("**"))
+    assert headline.startswith(f"**{len(checks)} checks on this dataset: "
+                               f"{(checks['verdict'] == 'agree').sum()} agree")
+    assert "## 1. The data" not in md
+    from .test_measured_designs import empty_tables
+
+    assert not empty_tables(md) and not empty_tables(page)
 
 
 # -- helpers of the workflow, without running it ------------------------------------

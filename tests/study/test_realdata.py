@@ -251,7 +251,7 @@ def test_report_section(measured):
         fa_rows=[], pool=(4, 3), known_effect_md="#### Coverage\n\n| x |\n", references=[],
         conditions=rmres.conditions_note(dmeas.read_conditions(d)))
     assert text.startswith("## Measured data: m\n")
-    for heading in ("### Variance structure", "### Dimensioning", "### Known effects",
+    for heading in ("### Variance components", "### Dimensioning", "### Known effects",
                     "#### Coverage"):
         assert heading in text
     assert "T² ≤ 0 at the compilation level for 1 of 1" in text
@@ -273,7 +273,7 @@ def test_warmup_left_in_wall_time_only_is_waiting():
     text = rmeas.render_report("m", var_rows=[], warmup_checks=[c], warmup_fraction=0.3,
                             dimensioning=[], costs_note="", fa_rows=[], pool=(6, 5),
                             known_effect_md=None, references=[])
-    assert "after the cut, CPU time" in text and "waiting for a CPU" in text
+    assert "after the cut, CPU time" in text and "in the wall time only" in text
     assert "so the fixed cut is kept" in text  # 8 % on 5 of 51 iterations: 0.8 % of the mean
     cpu = cpu.copy()
     cpu[:, :, 9:14] *= 1.3  # now the program itself is still warming up

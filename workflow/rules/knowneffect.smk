@@ -102,11 +102,13 @@ rule measured_report:
         md=f"{RESULTS}/{{dataset}}/report_measured.md",
         precisions=f"{RESULTS}/{{dataset}}/tables/measured_precisions.csv",
         warmup=f"{RESULTS}/{{dataset}}/tables/warmup_check.csv",
+        checks=f"{RESULTS}/{{dataset}}/tables/measured_checks.csv",
     params:
         hours=config["hours"],
         warmup_fraction=config["warmup_fraction"],
         alpha=config["false_alarm"]["alpha"],
         thresholds=lambda wc: KE_SETTINGS.get(wc.dataset, {}).get("thresholds_pct", [0, 1, 2]),
+        ke_sizes=lambda wc: KE_SETTINGS.get(wc.dataset, {}).get("binaries", []),
         code=code_of("measured_report.py"),
     log:
         f"{LOGS}/{{dataset}}/measured_report.log",

@@ -18,6 +18,11 @@ rule report:
         measured=lambda wc: (
             [f"{RESULTS}/{wc.dataset}/report_measured.md"] if wc.dataset in MEASURED else []
         ),
+        measured_checks=lambda wc: (
+            [f"{RESULTS}/{wc.dataset}/tables/measured_checks.csv"]
+            if wc.dataset in MEASURED
+            else []
+        ),
     output:
         md=f"{RESULTS}/{{dataset}}/report.md",
         html=f"{RESULTS}/{{dataset}}/report.html",

@@ -21,8 +21,14 @@ try:
     old, new = base.steady(warmup), variant.steady(warmup_new)
     variant_id = bench_id(effect["variant"])
     t0 = time.perf_counter()
-    cells = [ke.KnownEffectCell(int(k), int(cfg["comparisons"]), int(cfg["resamples"]), p.alpha)
-             for k in cfg["binaries"]]
+    # sizes above the builds either set has (or below 2) are skipped, not simulated:
+    # the programs may have been measured with different designs
+    sizes, skipped = ke.sizes_within(cfg["binaries"], old.shape[0], new.shape[0])
+    if skipped:
+        log.info("%s: %s builds per system skipped (the sets have %d and %d builds)",
+                 effect["variant"], skipped, old.shape[0], new.shape[0])
+    cells = [ke.KnownEffectCell(k, int(cfg["comparisons"]), int(cfg["resamples"]), p.alpha)
+             for k in sizes]
     simulated = ke.simulate(bench_stats(old), bench_stats(new), cells, seed=int(cfg["seed"]),
                             variant_id=variant_id, block_size=int(cfg["block"]),
                             n_jobs=snakemake.threads)  # noqa: F821
@@ -37,7 +43,7 @@ frame = records.records_to_frame(simulated, effect["variant"])
 pl.write_parquet(snakemake.output.sim, frame)  # noqa: F821
 pl.write_json(snakemake.output.reference,  # noqa: F821
               {"variant": effect["variant"], "base": effect["base_name"], **ref,
-               "warmup": warmup, "raw": base.raw})
+               "warmup": warmup, "raw": base.raw, "skipped_sizes": skipped})
 log.info("%s vs %s (injected %.4f): %d intervals in %.1f s; full data %.4f [%.4f, %.4f] "
          "(reference %.1f s)", effect["variant"], effect["base_name"], effect["ratio"], len(frame),
          t1 - t0, ref["estimate"], ref["fieller_t_lower"], ref["fieller_t_upper"],

@@ -7,15 +7,17 @@ import pandas as pd
 from esize import EsizeError
 from esize_study.datasets import files as pl
 from esize_study.datasets.costs import dataset_costs
-from esize_study.datasets.measured import read_conditions, read_measured
+from esize_study.datasets.measured import read_conditions, read_measured, read_provenance
 from esize_study.datasets.settings import dataset_settings
 from esize_study.estimate.precision import DIMENSIONING_COLUMNS, dimensioning_rows
 from esize_study.estimate.variation import cpu_estimates, variance_rows
 from esize_study.estimate.warmup import warmup_check
 from esize_study.falsealarm.records import false_alarm_rows
 from esize_study.knowneffect.records import read_tables
+from esize_study.render import measured_checks as mc
 from esize_study.render.knowneffect import render_markdown
 from esize_study.render.measured import render_report
+from esize_study.render.measured_power import skipped_sizes
 from esize_study.render.measured_results import conditions_note, costs_note
 
 log = pl.script_logging(snakemake.log[0])  # noqa: F821
@@ -23,7 +25,8 @@ inp, out, p = snakemake.input, snakemake.output, snakemake.params  # noqa: F821
 dataset = snakemake.wildcards.dataset  # noqa: F821
 config = snakemake.config  # noqa: F821
 estimates = [json.load(open(f)) for f in inp.variances]
-pool = (max(e["counts"][0] for e in estimates), max(e["counts"][1] for e in estimates))
+# each benchmark's own pool: the programs may have been measured with different designs
+pool = {e["benchmark"]: (int(e["counts"][0]), int(e["counts"][1])) for e in estimates}
 try:
     # each raw file read once: its wall times and, when it has them, its CPU times
     raw = [read_measured(f) for f in inp.raw]
@@ -42,15 +45,30 @@ if "ke_csv" in inp.keys():
     known_md, rows = render_markdown(refs, cov, verd, alpha=p.alpha, heading="####"), (cov, verd)
 pl.write_csv(out.precisions, dims, DIMENSIONING_COLUMNS)
 pl.write_csv(out.warmup, checks, list(checks[0]))
-var_rows = variance_rows(estimates) + variance_rows(
-    cpu_estimates([m.cpu for m in raw], estimates), "cpu", with_paper=False)
-conditions = conditions_note(read_conditions(dataset_settings(config, dataset)["path"]))
+cpu = cpu_estimates([m.cpu for m in raw], estimates)
+var_rows = variance_rows(estimates) + variance_rows(cpu, "cpu", with_paper=False)
+path = dataset_settings(config, dataset)["path"]
+conditions = conditions_note(read_conditions(path))
+structure = mc.structure_rows(estimates, cpu)
+dataset_checks = (mc.structure_checks(structure) + mc.reference_checks(refs)
+                  + mc.coverage_checks(rows[0], p.alpha))
+# numbers of builds the known-effect simulation left out (above a variant's pool)
+sims = {}
+for r in rows[0]:
+    sims.setdefault(r["variant"], set()).add(int(r["size"]))
+skipped = skipped_sizes(p.ke_sizes, {r["variant"]: min(int(r["base_binaries"]),
+                                                      int(r["variant_binaries"]))
+                                     for r in refs}, sims) if refs else {}
+pl.write_csv(out.checks, dataset_checks, mc.CHECK_COLUMNS)
 text = render_report(
     dataset, var_rows=var_rows, warmup_checks=checks,
     warmup_fraction=p.warmup_fraction, dimensioning=dims, costs_note=note, fa_rows=fa_rows,
     pool=pool, known_effect_md=known_md, references=refs, known_effect_rows=rows,
-    conditions=conditions, alpha=p.alpha,
+    conditions=conditions, alpha=p.alpha, structure=structure, checks=dataset_checks,
+    provenance=read_provenance(path), thresholds=p.thresholds, skipped=skipped,
 )
 pl.atomic_write_text(out.md, text)
+log.info("%s: %d checks on the dataset (%d agree)", dataset, len(dataset_checks),
+         sum(c["verdict"] == mc.AGREE for c in dataset_checks))
 log.info("%s: %d benchmarks, %d dimensioning rows, %d false-alarm rows, %d known effects",
          dataset, len(estimates), len(dims), len(fa_rows), len(refs))

@@ -35,23 +35,31 @@ examples, note = ct.examples_claims(we)
 precision = ct.precision_claims(prec_rows)
 fa = cl.read_claims(inp.false_alarm_claims)
 cov = cl.read_claims(inp.coverage_claims)
+measured_checks = getattr(inp, "measured_checks", [])
 sections = {
-    "method": rs.method_section(calibration=standin),
-    "data": rs.data_section(data, shape),
+    "method": rs.method_section(calibration=standin, measured=bool(measured_checks)),
     "examples": rs.examples_section(examples, note),
     "precision": rs.precision_section(precision),
 }
+if data:  # a dataset without the paper's benchmarks has no row here: no empty table
+    sections["data"] = rs.data_section(data, shape)
 # the sections written by their own rules, under their titles (render.registry.section)
 for key, path in (("false_alarms", inp.false_alarms), ("coverage", inp.coverage),
                   *(("measured", m) for m in getattr(inp, "measured", []))):
     with open(path) as fh:
         sections[key] = section_body(fh.read(), key, dataset=dataset)
 records = data + examples + precision + fa + cov
+if measured_checks:  # measured data: the headline counts the dataset's own checks
+    with open(measured_checks[0], newline="") as fh:
+        checks = list(csv.DictReader(fh))
+    headline = rs.measured_headline(checks, data + fa + cov, examples + precision)
+else:
+    headline = rs.headline(records)
 text = assemble.report_markdown(
     dataset=dataset,
     provenance=pv.header_markdown(pv.read(inp.provenance)).rstrip("\n"),
     config_summary=par.config_summary,
-    headline=rs.headline(records),
+    headline=headline,
     dataset_note=par.dataset_note,
     sections=sections,
     figures=assemble.figure_entries(inp.figures, os.path.dirname(out.md)),

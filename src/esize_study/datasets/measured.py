@@ -28,6 +28,7 @@ __all__ = [
     "MeasuredFile",
     "read_measured",
     "read_conditions",
+    "read_provenance",
     "write_sample",
     "SAMPLE_SHAPE",
 ]
@@ -97,6 +98,16 @@ def _cpu_design(frame) -> Design | None:
     return d
 
 
+def read_provenance(path: str | Path) -> dict:
+    """The ``provenance.json`` of a measured dataset's directory, or ``{}`` when it has
+    none (or it is not a JSON object)."""
+    try:
+        prov = json.loads((Path(path) / "provenance.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return prov if isinstance(prov, dict) else {}
+
+
 def read_conditions(path: str | Path) -> dict:
     """How a measured dataset was measured, from the ``provenance.json`` and
     ``costs.json`` of its directory where present.
@@ -109,10 +120,7 @@ def read_conditions(path: str | Path) -> dict:
         of a CPU its processes got; empty when unknown).
     """
     path = Path(path)
-    try:
-        prov = json.loads((path / "provenance.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        prov = {}
+    prov = read_provenance(path)
     cpus = (prov.get("machine") or {}).get("cpus_online")
     load = ((prov.get("load") or {}).get("process_load_before") or {}).get("mean")
     try:

@@ -10,7 +10,7 @@ summarises that table for the report section on a measured dataset.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -134,7 +134,7 @@ FA_BINARIES = (2, 3, 5, 10, 20)
 FA_EXECUTIONS = (2, 5)
 
 
-def false_alarm_rows(table, pool: tuple[int, int], thresholds_pct: Sequence[float] = (0, 1, 2),
+def false_alarm_rows(table, pool, thresholds_pct: Sequence[float] = (0, 1, 2),
                      alpha: float = 0.05) -> list[dict]:
     """The false-alarm rates of the simulations on a measured pool, at a few thresholds.
 
@@ -142,8 +142,10 @@ def false_alarm_rows(table, pool: tuple[int, int], thresholds_pct: Sequence[floa
     ----------
     table : DataFrame
         ``false_alarm.csv``.
-    pool : (int, int)
-        Binaries and executions per binary of the pool. The rows are those of
+    pool : (int, int) or mapping
+        Binaries and executions per binary of the pool, or ``{benchmark: (binaries,
+        executions)}`` when the benchmarks were measured with different designs. The rows
+        are those of
         :data:`FA_BINARIES` binaries and :data:`FA_EXECUTIONS` executions and of the
         pool's own sizes, where simulated; sizes beyond the pool (drawn with
         replacement, so possible) are left out.
@@ -163,8 +165,13 @@ def false_alarm_rows(table, pool: tuple[int, int], thresholds_pct: Sequence[floa
     rows = []
     have = sorted(set(table["threshold_pct"].astype(float)))
     shown = [t for t in thresholds_pct if any(abs(t - h) < 1e-9 for h in have)]
-    kb = [k for k in (*FA_BINARIES, pool[0]) if k <= pool[0]]
-    ke_ = [e for e in (*FA_EXECUTIONS, pool[1]) if e <= pool[1]]
+    pools = dict(pool) if isinstance(pool, Mapping) else {}
+    top = (max([p[0] for p in pools.values()] or [0]), max([p[1] for p in pools.values()] or [0]))
+    every = list(pools.values()) or [tuple(pool)]
+    if not pools:
+        top = tuple(pool)
+    kb = [k for k in (*FA_BINARIES, *(p[0] for p in every)) if k <= top[0]]
+    ke_ = [e for e in (*FA_EXECUTIONS, *(p[1] for p in every)) if e <= top[1]]
     sel = table[
         ((table["experiment"] == "fFAFFT") & table["binaries"].isin(kb))
         | ((table["experiment"] == "fFA2L") & (table["binaries"] == 1)
@@ -174,6 +181,9 @@ def false_alarm_rows(table, pool: tuple[int, int], thresholds_pct: Sequence[floa
     for (bench, exp, method, b, e), g in sel.groupby(
             ["benchmark", "experiment", "method", "binaries", "executions"], sort=True):
         kind = "binaries" if exp == "fFAFFT" else "executions"
+        own = pools.get(bench, top)
+        if (b > own[0]) if kind == "binaries" else (e > own[1]):
+            continue  # beyond this benchmark's own pool
         row = {"benchmark": bench, "experiment": kind,
                "method": method if method != "bootstrap" else "bootstrap-RRR",
                "size": int(b if kind == "binaries" else e),

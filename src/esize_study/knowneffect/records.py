@@ -59,6 +59,13 @@ def records_to_frame(records: Sequence[dict], variant: str):
         })
         for r in records
     ]
+    if not parts:  # every size skipped: no interval, the columns all the same
+        return pd.DataFrame({"variant": pd.Series(dtype=object), "size": pd.Series(dtype=np.int64),
+                             "method": pd.Series(dtype=object),
+                             "comparison": pd.Series(dtype=np.int64),
+                             **{k: pd.Series(dtype=np.float64)
+                                for k in ("estimate", "lower", "upper")},
+                             "bounded": pd.Series(dtype=bool)})
     frame = pd.concat(parts, ignore_index=True)
     order = {m: i for i, m in enumerate(METHODS)}
     frame = frame.assign(_m=frame["method"].map(order))

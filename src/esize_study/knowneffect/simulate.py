@@ -63,6 +63,7 @@ __all__ = [
     "EXPERIMENT",
     "KnownEffectCell",
     "draw_binaries",
+    "sizes_within",
     "simulate_block",
     "simulate",
     "reference",
@@ -107,6 +108,15 @@ class KnownEffectCell:
     def key(self) -> tuple[int, int]:
         """The cell's part of the seed key: experiment code and size."""
         return (EXPERIMENT, self.size)
+
+
+def sizes_within(sizes: Sequence[int], *builds: int) -> tuple[list[int], list[int]]:
+    """Split the configured numbers of builds per system into those that can be drawn
+    without replacement from every set (2 to the fewest ``builds``) and those that
+    cannot (returned second, to be skipped and reported)."""
+    top = min(int(b) for b in builds)
+    keep = [int(k) for k in sizes if 2 <= int(k) <= top]
+    return keep, [int(k) for k in sizes if not 2 <= int(k) <= top]
 
 
 def draw_binaries(rng: np.random.Generator, n: int, k: int, c: int) -> np.ndarray:

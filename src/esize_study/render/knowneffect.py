@@ -66,6 +66,10 @@ def render_markdown(references: Sequence[Mapping], cov: Sequence[Mapping],
                      ).to_markdown(index=False, disable_numparse=True),
         "",
     ]
+    if not references:  # no table without rows
+        out = []
+    if not cov or not verd:
+        return "\n".join(out) + "\n"
     n_max = max((int(r["comparisons"]) for r in cov), default=0)
     out += [
         f"{heading} Coverage when the experiment is subsampled",

@@ -1,9 +1,12 @@
 """The report section on a measured dataset (``report_measured.md``).
 
-:func:`render_report` writes the section ``## Measured data: <dataset>``: the variance
-structure beside the paper's (its table here), the warm-up check (here), and the
-dimensioning, false alarms and known effects
-(:mod:`esize_study.render.measured_results`).
+:func:`render_report` writes the section ``## Measured data: <dataset>``: a headline
+counting the checks computed from the dataset (:mod:`esize_study.render.measured_checks`),
+how it was measured (:mod:`esize_study.render.measured_provenance`), the variance
+structure per program in wall and CPU time beside the paper's (here), the warm-up check
+(here), the dimensioning and false alarms (:mod:`esize_study.render.measured_results`),
+the known effects on the full data (here) and subsampled
+(:mod:`esize_study.render.measured_power`). No part renders a table without rows.
 """
 
 from __future__ import annotations
@@ -12,12 +15,15 @@ import math
 from collections.abc import Mapping, Sequence
 
 from ..estimate.variation import LEVELS
+from ..paper import numbers as paper
+from . import measured_checks as mc
+from .measured_power import coverage_power_section
+from .measured_provenance import how_measured
 from .measured_results import (
     _dimensioning_section,
     _f,
     _false_alarm_section,
     _known_effect_summary,
-    _reference_note,
     _table,
 )
 from .registry import section
@@ -57,7 +63,7 @@ def _variance_section(var_rows: Sequence[Mapping]) -> list[str]:
         for lv in r["nonpositive"]:
             paper_np.setdefault(lv, []).append(r["benchmark"])
     text = [
-        "### Variance structure",
+        "### Variance components: S, T and shares per level",
         "",
         "S % / T % of the grand mean per level (S: the biased estimate of the paper's "
         "Table tVariations; T: the unbiased one, shown as 0 where T² ≤ 0), the share (%) "
@@ -82,6 +88,9 @@ def _variance_section(var_rows: Sequence[Mapping]) -> list[str]:
     if cpu:
         cnp = [f"{r['benchmark']} (T {_f(r['T_pct'][0], 2)} %)" for r in cpu
                if "compilation" not in r["nonpositive"]]
+        cpu_pos = {r["benchmark"] for r in cpu if "compilation" not in r["nonpositive"]}
+        wnp = [r["benchmark"] for r in data
+               if "compilation" in r["nonpositive"] and r["benchmark"] in cpu_pos]
         text += [
             "The same iterations' CPU time (a diagnostic: it leaves out the time a process "
             "waited for a CPU, which the wall time above includes):",
@@ -89,12 +98,10 @@ def _variance_section(var_rows: Sequence[Mapping]) -> list[str]:
             _table(_VARIANCE_HEAD, _variance_body(cpu)),
             "",
             ("In CPU time the compilation level has T² > 0 for " + ", ".join(cnp)
-             + ": there the layout effect of the builds shows, and in wall time it is "
-             "hidden where the waiting (the machine's other load) varies more between "
-             "executions and iterations than the layouts between builds."
+             + (f"; in wall time it has T² ≤ 0 for {', '.join(wnp)}" if wnp else "")
+             + ". The structure table above sets S per level in both times side by side."
              if cnp else
-             "In CPU time too the compilation level has T² ≤ 0 for every benchmark: no "
-             "layout effect shows above the variation of the levels below."),
+             "In CPU time too the compilation level has T² ≤ 0 for every benchmark."),
             "",
         ]
     return text
@@ -154,8 +161,8 @@ def _warmup_section(checks: Sequence[Mapping], fraction: float) -> list[str]:
         text = text[0].upper() + text[1:]
         if waiting:
             text += (f" Where only the wall time is higher ({', '.join(waiting)}), the excess "
-                     "is time spent waiting for a CPU early in a process's life, not unfinished "
-                     "warm-up of the program.")
+                     "is in the wall time only (time the process was not running on a CPU), "
+                     "not unfinished warm-up of the program.")
     point = {c["benchmark"]: shift(c, False) for c in checks}
     high = {c["benchmark"]: shift(c, True) for c in checks}
     big = [b for b, v in point.items() if v >= 0.01]
@@ -196,6 +203,81 @@ def _warmup_section(checks: Sequence[Mapping], fraction: float) -> list[str]:
     ]
 
 
+def _structure_section(structure: Sequence[Mapping],
+                       factor: float = mc.ITERATION_FACTOR) -> list[str]:
+    """S % per level in wall and CPU time per program, the paper's closest rows, and
+    the ratio of the iteration-level S in wall time to that in CPU time."""
+    if not structure:
+        return []
+    body = []
+    for r in structure:
+        cpu = " / ".join(_f(x, 2) for x in r["cpu"]) if r["cpu"] else "-"
+        body.append([r["program"], " x ".join(map(str, r["design"])),
+                     " / ".join(_f(x, 2) for x in r["wall"]), cpu,
+                     _f(r["iteration_ratio"], 2)])
+        for name in mc.PAPER_CLOSEST.get(r["program"], ()):
+            body.append([f"paper: {name}", f"{paper.BINARIES} x {paper.EXECUTIONS} x -",
+                         " / ".join(_f(x, 2) for x in paper.VARIATION_S[name]), "-", "-"])
+    qs = [r for r in structure if math.isfinite(r["iteration_ratio"])]
+    inside = [r["program"] for r in qs if 1 / factor <= r["iteration_ratio"] <= factor]
+    outside = [f"{r['program']} ({_f(r['iteration_ratio'], 2)}x)" for r in qs
+               if r["program"] not in inside]
+    summary = (
+        f"Iteration-level S in wall time is within {factor:g}x of that in CPU time for "
+        f"{len(inside)} of {len(qs)} programs"
+        + (f"; outside it: {', '.join(outside)}" if outside else "") + "."
+        if qs else "No file has CPU times, so there is no CPU-time diagnostic.")
+    return [
+        "### Variance structure per program",
+        "",
+        "S (% of the grand mean) per level, binary / execution / iteration, after the "
+        "warm-up, in wall time (what the intervals use) and in CPU time (a diagnostic), the "
+        "design each program was measured with (builds x executions x iterations), and the "
+        "ratio of the iteration-level S in wall time to that in CPU time. Below a program, "
+        "the paper's Table tVariations rows for its closest benchmarks (the same kind of "
+        "work: an FFT, a block cipher; none for the other programs).",
+        "",
+        _table(["program", "design", "S % wall (b / e / i)", "S % CPU (b / e / i)",
+                "iteration S wall / CPU"], body),
+        "",
+        summary,
+        "",
+    ]
+
+
+def _known_effect_section(refs: Sequence[Mapping], thresholds: Sequence[float],
+                          alpha: float) -> list[str]:
+    """The full-data table: each variant against its base in wall time."""
+    if not refs:
+        return []
+    level = f"{100 * (1 - alpha):g} %"
+    body = mc.known_effect_table(refs, thresholds)
+    n_in = sum(r[7] == "yes" for r in body)
+    n_one = sum(r[6] == "yes" for r in body)
+    return [
+        "### Known effects: the full data",
+        "",
+        "Each variant does a known share more work per iteration than its base (`plus0`: "
+        "the same program built again, an A/A comparison). Every build of the base against "
+        f"every build of the variant, in wall time: the ratio of means with its {level} "
+        "Fieller interval (Student's t, as `esize compare` computes it), its half-width "
+        "(% of the ratio), whether it contains 1 and the injected work ratio, the verdict "
+        "`esize compare` gives at each threshold, and the same ratio in CPU time as a "
+        "diagnostic.",
+        "",
+        _table(["variant", "base", "injected", "builds", "ratio [Fieller]", "half-width %",
+                "contains 1", "contains injected", "esize compare", "CPU-time ratio"], body),
+        "",
+        f"The interval contains the injected ratio for {n_in} of {len(body)} variants and "
+        f"contains 1 for {n_one} of {len(body)}. The injected ratio is one of work units; "
+        "the time of an iteration also has a fixed part (the loop, the timer calls) that "
+        "does not grow with the work, so with a fixed share f of the iteration time the "
+        "time ratio is 1 + (r - 1)(1 - f), between 1 and the injected r. The data do not "
+        "record f, so the report uses the rule as stated and compares with r itself.",
+        "",
+    ]
+
+
 def render_report(
     dataset: str,
     *,
@@ -205,12 +287,17 @@ def render_report(
     dimensioning: Sequence[Mapping],
     costs_note: str,
     fa_rows: Sequence[Mapping],
-    pool: tuple[int, int],
+    pool: tuple[int, int] | Mapping[str, tuple[int, int]],
     known_effect_md: str | None,
     references: Sequence[Mapping],
     conditions: str = "",
     alpha: float = 0.05,
     known_effect_rows: tuple[Sequence[Mapping], Sequence[Mapping]] = ((), ()),
+    structure: Sequence[Mapping] = (),
+    checks: Sequence[Mapping] | None = None,
+    provenance: Mapping | None = None,
+    thresholds: Sequence[float] = (0, 1, 2),
+    skipped: Mapping[str, Sequence[int]] | None = None,
 ) -> str:
     """The section ``## Measured data: <dataset>`` of the report (Markdown), as the
     file ``report_measured.md`` holds it (:func:`esize_study.render.registry.section`).
@@ -223,30 +310,40 @@ def render_report(
     (``known_effect_md``: :func:`esize_study.render.knowneffect.render_markdown` with
     level-4 headings; ``references``); ``conditions`` is a sentence on how the data were
     measured (:func:`esize_study.render.measured_results.conditions_note`);
-    ``known_effect_rows`` the coverage and verdict rows, for a summary.
+    ``known_effect_rows`` the coverage and verdict rows. ``structure`` is
+    :func:`esize_study.render.measured_checks.structure_rows`; ``checks`` the checks the
+    headline counts (computed from ``structure``, ``references`` and the coverage rows
+    when None); ``provenance`` the dataset's ``provenance.json`` (None: has none);
+    ``skipped`` the numbers of builds left out per variant
+    (:func:`esize_study.render.measured_power.skipped_sizes`).
     """
+    cov, verd = known_effect_rows
+    if checks is None:
+        checks = (mc.structure_checks(structure) + mc.reference_checks(references)
+                  + mc.coverage_checks(cov, alpha))
+    designs = "; ".join(f"{r['program']} {' x '.join(map(str, r['design']))}" for r in structure)
     out = [
-        f"A real three-level dataset ({pool[0]} binaries x {pool[1]} executions per "
-        "benchmark), analysed as the paper analyses its Mono data: variance structure, "
-        "dimensioning with its own costs, false alarms on its pool, and changes of known "
-        "size. " + conditions,
+        "A real three-level dataset (builds x executions x steady iterations: "
+        + (designs if designs or isinstance(pool, Mapping)
+           else f"{pool[0]} binaries x {pool[1]} executions")
+        + "), analysed as the paper analyses its Mono data.",
         "",
     ]
-    out += _variance_section(var_rows)
+    out += mc.headline(checks, alpha)
+    out += how_measured(provenance, references)
+    if conditions:
+        out += [conditions, ""]
+    out += _structure_section(structure)
+    out += _variance_section(var_rows) if var_rows else []
     out += _warmup_section(warmup_checks, warmup_fraction)
     out += _dimensioning_section(dimensioning, costs_note)
     out += _false_alarm_section(fa_rows, pool, alpha, var_rows)
-    if known_effect_md:
-        out += [
-            "### Known effects",
-            "",
-            "Each variant does a known share more work per iteration than its base (`plus0`: "
-            "the same program built again, an A/A comparison). Each row subsamples k builds of "
-            "the base and k of the variant without replacement, all their executions and "
-            "steady iterations.",
-            "",
-        ]
-        out += _reference_note(references)
-        out += _known_effect_summary(references, *known_effect_rows)
+    out += _known_effect_section(references, thresholds, alpha)
+    if cov or skipped:
+        out += coverage_power_section(references, cov, verd, thresholds, alpha=alpha,
+                                      skipped=skipped or {}, table=_table)
+    if known_effect_md and known_effect_md.strip():
+        out += ["### Known effects: the detailed tables", ""]
+        out += _known_effect_summary(references, cov, verd)
         out.append(known_effect_md)
     return section("measured", "\n".join(out).rstrip("\n") + "\n", dataset=dataset)

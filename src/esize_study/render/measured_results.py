@@ -64,10 +64,24 @@ def _dimensioning_section(rows: Sequence[Mapping], costs_note: str) -> list[str]
     ] if any("compilation" in str(r["dropped"]) for r in rows) else [])
 
 
-def _false_alarm_section(rows: Sequence[Mapping], pool: tuple[int, int],
+def _pools_text(pool) -> tuple[str, str]:
+    """The pool (or each benchmark's) in words, and its executions per binary."""
+    if isinstance(pool, Mapping):
+        ps = dict(pool)
+        if len(set(ps.values())) > 1:
+            return ("same benchmark's pool (" + "; ".join(
+                f"{b}: {p[0]} binaries x {p[1]} executions" for b, p in ps.items())
+                + "; sizes above a benchmark's own pool are left out)",
+                "n (" + ", ".join(f"{b}: {p[1]}" for b, p in ps.items()) + ")")
+        pool = next(iter(ps.values()))
+    return (f"same pool of {pool[0]} binaries x {pool[1]} executions", str(pool[1]))
+
+
+def _false_alarm_section(rows: Sequence[Mapping], pool,
                          alpha: float, var_rows: Sequence[Mapping] = ()) -> list[str]:
     if not rows:
         return []
+    pool_text, execs = _pools_text(pool)
     ts = sorted({float(k[5:]) for r in rows for k in r if k.startswith("rate_")})
     benches = list(dict.fromkeys(r["benchmark"] for r in rows))
     order = {"fieller": 0, "asymptotic": 0, "normal": 1, "bootstrap-RRR": 2}
@@ -78,7 +92,7 @@ def _false_alarm_section(rows: Sequence[Mapping], pool: tuple[int, int],
         "### False alarms on the measured pool",
         "",
         f"Both systems are drawn (with replacement, as in the paper's experiment) from the "
-        f"same pool of {pool[0]} binaries x {pool[1]} executions, so every verdict other "
+        f"{pool_text}, so every verdict other "
         "than no change is a false alarm. `binaries`: k binaries with all their executions "
         "(the paper's fFAFFT, fFABoot; `asymptotic` is Fieller with t); `executions`: one "
         "binary, e executions, the binary level ignored (fFA2L). Rate (%) ± Monte Carlo "
@@ -135,10 +149,10 @@ def _false_alarm_section(rows: Sequence[Mapping], pool: tuple[int, int],
         ]
     if any(r["experiment"] == "executions" for r in rows):
         out += [
-            f"In the executions experiment each system is one binary's {pool[1]} measured "
+            f"In the executions experiment each system is one binary's {execs} measured "
             "executions, drawn with replacement. Two binaries then differ by the means of "
             "their own executions even where the builds themselves do not differ (the spread "
-            f"of binary means holds S² of the execution level / {pool[1]}), so the rates grow "
+            f"of binary means holds S² of the execution level / {execs}), so the rates grow "
             "with e towards the pool size: they show what ignoring the binary level costs on "
             "this pool, and overstate it for an experiment with fresh executions.",
             "",
@@ -199,39 +213,6 @@ def _known_effect_summary(refs: Sequence[Mapping], cov: Sequence[Mapping],
     return [" ".join(lines), ""] if lines else []
 
 
-def _reference_note(refs: Sequence[Mapping]) -> list[str]:
-    if not refs:
-        return []
-    off = [r["variant"] for r in refs if not _truthy(r["contains_injected"])]
-    cpu = [r for r in refs if r.get("cpu_contains_injected") not in (None, "")]
-    cpu_in = [r["variant"] for r in cpu if _truthy(r["cpu_contains_injected"])]
-    return [
-        "Which reference? The intervals estimate the ratio of the two *populations'* mean "
-        "times: layouts drawn from the same distribution for base and variant, processes "
-        "interleaved in one random order, so that population ratio is the injected one "
-        "whenever the time of an iteration grows in proportion to its work. The injected "
-        "ratio is therefore the right reference, and coverage of it is what a user's "
-        "interval achieves. But the subsamples come from one finite pool per program, "
-        "whose own ratio (the full-data ratio) misses the injected one by its sampling "
-        "error and by whatever the measurement did not randomise (load drift on a shared "
-        "machine: waiting for a CPU is in the wall time, not in the CPU time). That offset "
-        "is shared by every subsample, so coverage of the injected ratio measured here is "
-        "conditional on the pool: it falls towards 0 as k grows whenever the full-data "
-        "interval excludes the injected ratio"
-        + (f" (here: {', '.join(off)})" if off else "")
-        + (f". The CPU-time ratio of the full data contains the injected ratio for "
-           f"{len(cpu_in)} of {len(cpu)} variants: the work changed as injected, and an offset "
-           "in wall time is waiting, not work" if cpu else "")
-        + ". Coverage of the full-data ratio removes that offset but is optimistic: a "
-        "subsample of k of the pool's builds shares them with the full data, and the "
-        "intervals ignore that finite-population correction (1 - k / builds), so it tends "
-        "to 100 % as k approaches the pool size. Read the first for small k and the second "
-        "as an upper bound; where they differ, the difference is the pool's, not the "
-        "method's.",
-        "",
-    ]
-
-
 def costs_note(costs: Mapping, estimates: Sequence[Mapping]) -> str:
     """One paragraph on the measured costs of the benchmarks of ``estimates``."""
     ms = []
@@ -271,13 +252,13 @@ def conditions_note(conditions: Mapping) -> str:
     parts = []
     cpus, load = conditions.get("cpus"), conditions.get("load")
     if cpus and load is not None:
-        parts.append(f"It was measured on a shared machine with {cpus} CPUs whose 1-minute "
-                     f"load average was {float(load):.1f} on average while the processes ran")
+        parts.append(f"It was measured on a machine with {cpus} CPUs whose 1-minute "
+                     f"load average was {float(load):.1f} on average while the processes ran "
+                     "(the measured process itself counts 1 in it)")
     shares = conditions.get("cpu_shares") or []
     if shares:
         parts.append(f"the measured processes got {100 * float(np.mean(shares)):.0f} % of a "
-                     "CPU on average (CPU time over wall time per iteration): the rest of the "
-                     "wall time they waited")
+                     "CPU on average (CPU time over wall time per iteration)")
     if not parts:
         return ""
     text = "; ".join(parts) + "."

@@ -34,14 +34,16 @@ __all__ = [
     "false_alarm_section",
     "coverage_section",
     "headline",
+    "measured_headline",
 ]
 
 
-def method_section(calibration: bool = True) -> str:
+def method_section(calibration: bool = True, measured: bool = False) -> str:
     """The report's method section (its body): roles of the rows and the rules that
     decide them.
 
-    ``calibration`` says whether section 1 holds calibration rows (the stand-in).
+    ``calibration`` says whether section 1 holds calibration rows (the stand-in);
+    ``measured`` that the dataset is measured data, whose headline counts its own checks.
     """
     roles = (
         "Rows have one of two roles. **Calibration** rows are numbers the data were fitted "
@@ -53,6 +55,11 @@ def method_section(calibration: bool = True) -> str:
         "tPrecisions (from the paper's own inputs), the false alarms and the coverage "
         "(simulated on the stand-in). The headline counts reproduction rows only."
         if calibration else
+        "The headline counts the checks computed from this dataset alone (section 6 "
+        "states each rule); the paper's claims below are judged apart: those on "
+        "simulations fed with this dataset's estimates, and those computed from the "
+        "paper's own inputs (the worked examples, Table tPrecisions), which say nothing "
+        "about this dataset." if measured else
         "All rows are **reproduction** rows (the data were not fitted to the paper's "
         "table); the headline counts them.")
     return "\n".join([
@@ -205,4 +212,34 @@ def headline(claims: Sequence[Claim]) -> str:
     if c["total"]:
         text += (f" Calibration rows, which the stand-in was fitted to: {c[AGREE]} of "
                  f"{c['total']} hold; they are not part of the count.")
+    return text
+
+
+def _count(claims: Sequence[Claim]) -> str:
+    s = summary(claims)[REPRODUCTION]
+    return (f"{s[AGREE]} of {s['total'] - s[UNDECIDED]} compared agree ({s[PARTLY]} partly, "
+            f"{s[DISAGREE]} disagree, {s[UNDECIDED]} undecided)")
+
+
+def measured_headline(checks: Sequence[dict], on_data: Sequence[Claim],
+                      paper_inputs: Sequence[Claim]) -> str:
+    """The headline of a measured dataset's report: the checks computed from the
+    dataset (``checks``, rows of ``tables/measured_checks.csv``) counted, the paper's
+    claims stated apart: ``on_data`` (simulations fed with the dataset's estimates) and
+    ``paper_inputs`` (the worked examples and Table tPrecisions)."""
+    n = {v: sum(c["verdict"] == v for c in checks) for v in (AGREE, DISAGREE, UNDECIDED)}
+    text = (f"**{len(checks)} checks on this dataset: {n[AGREE]} agree, {n[DISAGREE]} "
+            f"disagree, {n[UNDECIDED]} undecided** (section 6 states each check's rule)."
+            if checks else "**No check was computed on this dataset** (section 6).")
+    parts = []
+    if on_data:
+        parts.append("the paper's claims judged on this dataset's estimates and on "
+                     "simulations fed with them (the data, false-alarm and coverage "
+                     f"sections): {_count(on_data)}")
+    if paper_inputs:
+        parts.append("rows computed from the paper's own inputs (the worked examples and "
+                     "Table tPrecisions), which "
+                     f"test the arithmetic, not this dataset: {_count(paper_inputs)}")
+    if parts:
+        text += " Not counted in it: " + "; ".join(parts) + "."
     return text
