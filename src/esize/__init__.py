@@ -24,7 +24,7 @@ from ._bootstrap import (
     percentile_interval,
     resample_means,
 )
-from ._decision import describe, verdict
+from ._decision import MIN_BOOTSTRAP_UNITS, describe, verdict, verdict_obstacle
 from ._design import Design, from_tidy
 from ._errors import DesignError, EsizeError, EsizeWarning, InputError
 from ._estimators import (
@@ -37,6 +37,7 @@ from ._estimators import (
     variance_components,
 )
 from ._intervals import (
+    DfRule,
     Interval,
     critical_value,
     delta_ci,
@@ -45,6 +46,7 @@ from ._intervals import (
     geometric_mean_limits,
     geometric_mean_ratio_parametric,
     mean_ci,
+    ratio_df_rule,
     welch_df,
 )
 from ._planning import (
@@ -83,6 +85,8 @@ __all__ = [
     "geometric_mean_limits",
     "geometric_mean_ratio_parametric",
     "welch_df",
+    "ratio_df_rule",
+    "DfRule",
     # bootstrap
     "BootstrapResult",
     "SuiteInterval",
@@ -105,6 +109,8 @@ __all__ = [
     "dimension_for_plan",
     # decisions
     "verdict",
+    "verdict_obstacle",
+    "MIN_BOOTSTRAP_UNITS",
     "describe",
     # errors and notes
     "EsizeError",

@@ -40,6 +40,8 @@ __all__ = [
     "delta_ci",
     "welch_df",
     "ratio_df",
+    "ratio_df_rule",
+    "DfRule",
     "check_ratio_range",
     "geometric_mean_limits",
     "geometric_mean_ratio_parametric",
@@ -140,6 +142,8 @@ def critical_value(alpha: float, df: float | None = None) -> float:
         q = float(ndtri(p)) if df is None else float(stdtrit(df, p))
     else:
         q = -float(ndtri(alpha / 2.0)) if df is None else -float(stdtrit(df, alpha / 2.0))
+        if df is not None and not (math.isfinite(q) and q > 0):
+            q = _t_tail_quantile(alpha / 2.0, float(df))
     if not math.isfinite(q):
         which = "normal" if df is None else f"t ({df:g} degrees of freedom)"
         raise EsizeError(
@@ -147,6 +151,17 @@ def critical_value(alpha: float, df: float | None = None) -> float:
             "beyond the largest float"
         )
     return q
+
+
+def _t_tail_quantile(p: float, df: float) -> float:
+    r"""The upper ``p`` quantile of Student's t far in its tail, where
+    :func:`scipy.special.stdtrit` gives up: :math:`P(T > t) \approx c_\nu t^{-\nu}`
+    with :math:`c_\nu = \Gamma(\frac{\nu+1}{2}) \nu^{\nu/2 - 1} / (\sqrt\pi
+    \Gamma(\frac\nu2))`, solved in logarithms (``inf`` beyond the largest float)."""
+    log_c = (math.lgamma((df + 1) / 2) + (df / 2 - 1) * math.log(df)
+             - 0.5 * math.log(math.pi) - math.lgamma(df / 2))
+    log_q = (log_c - math.log(p)) / df
+    return math.exp(log_q) if log_q < 709.0 else math.inf
 
 
 def _tabled_quantile(alpha: float, df: float | None) -> float | None:
@@ -335,14 +350,29 @@ def welch_df(rel_var_old: float, rel_var_new: float, n_old: int, n_new: int) -> 
     return float(1.0 / (uo * uo / (n_old - 1) + un * un / (n_new - 1)))
 
 
-def _pair_stats(old, new):
+def _pair_stats(old, new, df: float | None = None):
     """Means and variances of the means of both systems, each in units of its own power
     of two, the ratio's power of two (``e_new - e_old``) and the degrees of freedom of
-    the t quantile (see :func:`ratio_df`)."""
+    the t quantile (:class:`DfRule`, see :func:`ratio_df_rule`)."""
     yo, yn = _array(old), _array(new)
     mo, vo, eo = mean_and_variance(yo)
     mn, vn, en = mean_and_variance(yn)
-    return mo, vo, mn, vn, en - eo, ratio_df(mo, vo, mn, vn, yo.shape[0], yn.shape[0])
+    if df is not None:  # the caller's own (the paper's n - 1, say)
+        if not df >= 1:
+            raise EsizeError(f"df must be at least 1, got {df}")
+        return mo, vo, mn, vn, en - eo, DfRule(float(df), float(df))
+    return mo, vo, mn, vn, en - eo, ratio_df_rule(mo, vo, mn, vn, yo.shape[0], yn.shape[0])
+
+
+def _df_extra(rule: DfRule, normal: bool) -> dict:
+    """``extra`` of a ratio interval: its degrees of freedom and, when the
+    conservative rule replaced Welch's value, that value and the dominant system."""
+    if normal:
+        return {"df": None}
+    out = {"df": rule.df}
+    if rule.conservative is not None:
+        out.update(df_welch=rule.welch, few_units=rule.conservative)
+    return out
 
 
 def _scaled_ratio(mean_old: float, mean_new: float, shift: int) -> float:
@@ -407,17 +437,71 @@ def check_ratio_range(mean_old: float, mean_new: float, shift: int,
 _TINY = float(np.finfo(np.float64).tiny)
 
 
-def ratio_df(mean_old, var_old, mean_new, var_new, n_old: int, n_new: int) -> float:
-    """Degrees of freedom of the t quantile of a ratio interval.
+#: A system with fewer top-level units than this, and fewer than the other system,
+#: makes its variance too uncertain for Welch-Satterthwaite when it may dominate
+#: (see :func:`ratio_df_rule`).
+FEW_UNITS = 10
 
-    Systems with the same number of top-level units ``n`` use ``n - 1``, the paper's
-    rule (conservative: Welch-Satterthwaite would give between ``n - 1`` and
-    ``2 n - 2``). Systems with different numbers use :func:`welch_df` of their
-    relative variances, so that the system with few units (and an uncertain
-    variance) weighs in as much as it contributes to the variance of the ratio.
+#: The quantile of the few-unit system's variance at which :func:`ratio_df_rule` asks
+#: whether that system may carry most of the ratio's variance (its upper quartile).
+DOMINANCE_QUANTILE = 0.25
+
+
+@dataclass(frozen=True)
+class DfRule:
+    """The degrees of freedom of a ratio interval and how they were chosen.
+
+    Attributes
+    ----------
+    df : float
+        Degrees of freedom of the t quantile.
+    welch : float
+        The Welch-Satterthwaite value (:func:`welch_df`); equal to ``df`` unless
+        ``conservative``.
+    conservative : str or None
+        ``"old"`` or ``"new"``: the system with few top-level units that may carry
+        most of the ratio's variance, whose ``n - 1`` replaced Welch's value; None
+        when Welch's value is used.
     """
-    if n_old == n_new:
-        return float(n_old - 1)
+
+    df: float
+    welch: float
+    conservative: str | None = None
+
+
+def ratio_df_rule(mean_old, var_old, mean_new, var_new, n_old: int, n_new: int) -> DfRule:
+    r"""Degrees of freedom of the t quantile of a ratio interval, with the reason.
+
+    Welch-Satterthwaite (:func:`welch_df` of the relative variances
+    :math:`w = v / \overline{Y}^2`) for equal and unequal designs alike, except that a
+    system with fewer than :data:`FEW_UNITS` top-level units, and fewer than the
+    other system, that *may* carry most of the ratio's variance gets Hsu's
+    conservative :math:`n_{few} - 1` (never more than Welch's value).
+
+    "May carry most" is judged on the upper quartile of its relative variance, the
+    :math:`\chi^2_{n-1}` limit :math:`w_{few} (n_{few} - 1) /
+    \chi^2_{n-1;\,0.25}`: if that exceeds the other system's :math:`w`, the few
+    units may dominate. The point estimate alone would not do: Welch goes wrong
+    exactly when the few units happen to vary little, and then their estimated share
+    is small too.
+
+    Notes
+    -----
+    Why not the paper's :math:`n - 1` for equal designs, nor Welch everywhere:
+
+    * with equal designs :math:`n - 1` is the lower bound of Welch's value and is
+      too conservative: at 5 against 5 units the 95 % interval covers about 97.7 %
+      of the time and is some 10-20 % wider than Welch's (simulated normal data);
+      Welch covers about 95.5 %;
+    * with very unequal designs Welch is too optimistic when the system with few
+      units dominates: 3 units against 20 of equal spread cover about 93 % (2
+      against 20 about 88 %); with the rule about 97.5 % (96 %). :math:`n_{few} - 1`
+      is the degrees of freedom of Hsu's and Scheffe's conservative solution of the
+      Behrens-Fisher problem, which covers at least the nominal level.
+
+    The rule costs power when the designs differ slightly and both are small (5
+    against 6 units); that is the price of covering with 2 or 3 units.
+    """
     if min(n_old, n_new) < 2:
         raise DesignError(
             f"the two systems have {n_old} and {n_new} top-level units; each needs at least 2"
@@ -425,23 +509,63 @@ def ratio_df(mean_old, var_old, mean_new, var_new, n_old: int, n_new: int) -> fl
     wo = var_old / (mean_old * mean_old) if mean_old else math.inf
     wn = var_new / (mean_new * mean_new) if mean_new else math.inf
     if not (math.isfinite(wo) and math.isfinite(wn)):
-        return float(min(n_old, n_new) - 1)
-    return welch_df(wo, wn, n_old, n_new)
+        df = float(min(n_old, n_new) - 1)
+        return DfRule(df, df)
+    welch = welch_df(wo, wn, n_old, n_new)
+    if n_old == n_new:
+        return DfRule(welch, welch)
+    side, n_few, w_few, w_other = (("old", n_old, wo, wn) if n_old < n_new
+                                   else ("new", n_new, wn, wo))
+    if n_few >= FEW_UNITS or not w_few > 0:
+        return DfRule(welch, welch)
+    upper = w_few * (n_few - 1) / _chi2_lower(n_few - 1, DOMINANCE_QUANTILE)
+    if upper > w_other and welch > n_few - 1:
+        return DfRule(float(n_few - 1), welch, side)
+    return DfRule(welch, welch)
+
+
+def _chi2_lower(df: int, p: float) -> float:
+    """The ``p`` quantile of chi-square with ``df`` degrees of freedom."""
+    from scipy.special import chdtri  # here, so that `import esize` stays light
+
+    return float(chdtri(df, 1.0 - p))
+
+
+def ratio_df(mean_old, var_old, mean_new, var_new, n_old: int, n_new: int) -> float:
+    """Degrees of freedom of the t quantile of a ratio interval
+    (``ratio_df_rule(...).df``; see :func:`ratio_df_rule`)."""
+    return ratio_df_rule(mean_old, var_old, mean_new, var_new, n_old, n_new).df
 
 
 def _df_quantile(alpha: float, df: float, normal: bool) -> float:
     return critical_value(alpha, None if normal else df)
 
 
-def fieller_ci(old, new, *, alpha: float = 0.05, normal: bool = False) -> Interval:
+def fieller_ci(old, new, *, alpha: float = 0.05, normal: bool = False,
+               df: float | None = None) -> Interval:
     r"""Fieller's confidence interval for the ratio new/old (Fieller's theorem).
 
     The systems are independent (:math:`v_{xy}=0`); the variance of each mean is
     :math:`S_{n+1}^2/n_{n+1}` from its own top-level units, so the two systems may
     have different designs (even different levels). The quantile is Student's t with
-    :math:`n_{n+1}-1` degrees of freedom when both systems have the same number of
-    top-level units (the paper's rule), with the Welch-Satterthwaite degrees of
-    freedom (:func:`welch_df`) when they differ, or the normal quantile if ``normal``.
+    the Welch-Satterthwaite degrees of freedom (:func:`welch_df`), for equal and
+    unequal designs alike, except that a system with fewer than 10 top-level units
+    (and fewer than the other) that may carry most of the ratio's variance gets the
+    conservative :math:`n - 1` (:func:`ratio_df_rule` says why); or the normal
+    quantile if ``normal``. (The paper's :math:`n_{n+1}-1` for equal designs is
+    Welch's lower bound: it over-covers, about 97.7 % at 5 against 5 units.)
+
+    Parameters
+    ----------
+    old, new : Design or array_like
+        The two systems, highest level on axis 0 (two or more top-level units each).
+    alpha : float, default 0.05
+        One minus the confidence level.
+    normal : bool, default False
+        Use the normal instead of the t quantile.
+    df : float, optional
+        Degrees of freedom of the t quantile instead of the rule above, for example
+        the paper's :math:`n_{n+1} - 1` to reproduce its worked example.
 
     Returns
     -------
@@ -449,7 +573,9 @@ def fieller_ci(old, new, *, alpha: float = 0.05, normal: bool = False) -> Interv
         ``bounded`` is False (and the limits infinite) when the old system's mean
         is not significantly different from zero at level ``alpha``. Two constant
         systems (zero variances) give the point interval at their ratio.
-        ``extra["df"]`` holds the degrees of freedom (None with ``normal``).
+        ``extra["df"]`` holds the degrees of freedom (None with ``normal``); when the
+        conservative rule replaced Welch's value, ``extra["df_welch"]`` holds that
+        value and ``extra["few_units"]`` the system (``"old"`` or ``"new"``).
 
     Raises
     ------
@@ -458,13 +584,13 @@ def fieller_ci(old, new, *, alpha: float = 0.05, normal: bool = False) -> Interv
         (:func:`check_ratio_range`); each system's mean and variance are computed on
         its own scale, so that is the only magnitude that is refused.
     """
-    mo, vo, mn, vn, shift, df = _pair_stats(old, new)
-    q = _df_quantile(alpha, df, normal)
+    mo, vo, mn, vn, shift, rule = _pair_stats(old, new, df)
+    q = _df_quantile(alpha, rule.df, normal)
     lo, hi, ok = fieller(mo, vo, mn, vn, q)  # the ratio of the scaled means
     lo, hi = _shifted(lo, shift), _shifted(hi, shift)
     return Interval(check_ratio_range(mo, mn, shift), lo, hi, alpha,
                     "fieller-normal" if normal else "fieller-t", ok,
-                    extra={"df": None if normal else df})
+                    extra=_df_extra(rule, normal))
 
 
 def _shifted(x: float, shift: int) -> float:
@@ -495,18 +621,21 @@ def delta_ratio(mean_old, var_old, mean_new, var_new, q):
     return r - h, r + h
 
 
-def delta_ci(old, new, *, alpha: float = 0.05, normal: bool = False) -> Interval:
+def delta_ci(old, new, *, alpha: float = 0.05, normal: bool = False,
+             df: float | None = None) -> Interval:
     """Delta-method confidence interval for the ratio new/old (a second parametric route).
+
+    The degrees of freedom are those of :func:`fieller_ci` (``df`` overrides them).
 
     Like :func:`fieller_ci`, it refuses (:class:`EsizeError`) only a ratio of means
     that is beyond the range of floats.
     """
-    mo, vo, mn, vn, shift, df = _pair_stats(old, new)
-    q = _df_quantile(alpha, df, normal)
+    mo, vo, mn, vn, shift, rule = _pair_stats(old, new, df)
+    q = _df_quantile(alpha, rule.df, normal)
     lo, hi = delta_ratio(mo, vo, mn, vn, q)  # the ratio of the scaled means
     return Interval(check_ratio_range(mo, mn, shift), _shifted(lo, shift), _shifted(hi, shift),
                     alpha, "delta-normal" if normal else "delta-t",
-                    extra={"df": None if normal else df})
+                    extra=_df_extra(rule, normal))
 
 
 # -- the geometric mean of a suite ---------------------------------------------------------

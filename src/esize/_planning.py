@@ -29,7 +29,7 @@ whose quantile depends on the whole number of top-level units; :func:`dimension`
 chooses the whole counts that minimise that half-width (``objective="half_width"``),
 not the variance of a continuous relaxation (``objective="variance"``, the paper's
 procedure, kept to reproduce its Table ``tPrecisions``). A design needs at least
-2 top-level units; a budget that cannot buy them is an error.
+2 top-level units, with either objective; a budget that cannot buy them is an error.
 
 Numerics
 --------
@@ -310,6 +310,11 @@ class Plan:
     t2_scaled : ndarray
         ``t2`` divided by ``2**(2 e)``, always finite (computed from ``t2`` when not
         given). The counts and the half-widths are computed from these.
+    given_costs : dict or None
+        The costs as given, one per level of the original design but the lowest,
+        highest first, dropped levels included (the build cost of a dropped binary
+        level, say); None for a plan built by hand. ``costs`` holds them folded for
+        the remaining levels, ``outer_cost`` for a dropped top level.
     """
 
     levels: tuple[str, ...]
@@ -323,6 +328,7 @@ class Plan:
     outer_cost: float = 0.0
     exponent: int = 0
     t2_scaled: np.ndarray | None = None
+    given_costs: dict[str, float] | None = None
 
     def __post_init__(self) -> None:
         if self.t2_scaled is None:
@@ -330,10 +336,16 @@ class Plan:
             object.__setattr__(self, "t2_scaled", scaled)
 
     def as_dict(self) -> dict:
-        """JSON-ready dictionary. A variance ``T2`` that is not a float in the data's
-        units (its square overflowed, or underflowed to 0 or to a subnormal with lost
-        digits) is None rather than a wrong ``inf`` or 0."""
-        return {
+        """JSON-ready dictionary.
+
+        A variance ``T2`` that is not a float in the data's units (its square
+        overflowed, or underflowed to 0 or to a subnormal with lost digits) is None
+        rather than a wrong ``inf`` or 0. ``costs`` are those the counts were
+        optimised with (remaining levels, dropped ones folded in); ``given_costs``
+        (when known) every cost as given, so a dropped level's cost, such as the
+        build cost of a dropped binary level, is never lost.
+        """
+        out = {
             "dropped": list(self.dropped),
             "levels": list(self.levels),
             "counts": {k: int(v) for k, v in self.counts.items()},
@@ -342,8 +354,21 @@ class Plan:
                 for k, v, w in zip(self.levels, self.t2, self.t2_scaled)
             },
             "costs": {k: float(v) for k, v in zip(self.levels[:-1], self.costs)},
-            "dropped_cost": self.dropped_cost,
         }
+        if self.given_costs is not None:
+            out["given_costs"] = {k: float(v) for k, v in self.given_costs.items()}
+        out["dropped_cost"] = self.dropped_cost
+        return out
+
+    @property
+    def all_levels(self) -> tuple[str, ...]:
+        """Every level of the original design, highest first, dropped ones included
+        (when :attr:`given_costs` is not known: the remaining levels, after
+        :attr:`outer_level` if the top was dropped)."""
+        if self.given_costs is None:
+            outer = () if self.outer_level is None else (self.outer_level,)
+            return (*outer, *self.levels)
+        return (*self.given_costs, self.levels[-1])
 
 
 def _float_or_none(value, scaled) -> float | None:
@@ -392,7 +417,7 @@ def _check_rule(rule: str) -> str:
 
 
 def _finish(levels, dropped, t2, t2_scaled, exponent, costs, opt_costs, rule, below_one,
-            outer) -> Plan:
+            outer, given) -> Plan:
     """The :class:`Plan` of the remaining levels; the counts come from ``t2_scaled``
     (``t2`` divided by ``2**(2 exponent)``), which never overflows."""
     counts = (
@@ -412,6 +437,7 @@ def _finish(levels, dropped, t2, t2_scaled, exponent, costs, opt_costs, rule, be
         float(outer[1]),
         int(exponent),
         np.asarray(t2_scaled, dtype=np.float64),
+        dict(given),
     )
 
 
@@ -450,6 +476,7 @@ def plan_from_variances(
     _check_below_one(below_one)
     c = list(_costs_array(costs, len(s)))
     oc = list(c)
+    given = [(k, float(v)) for k, v in zip(names[:-1], c)]
     if not all(math.isfinite(x) for x in s):
         raise EsizeError(f"variance estimates must be finite to plan, got {s}")
     if s[-1] <= 0:
@@ -470,7 +497,8 @@ def plan_from_variances(
         outer_cost += removed
         del s[j], scaled[j]
     return _finish(
-        names, dropped, s, scaled, exponent, c, oc, rule, below_one, (outer_level, outer_cost)
+        names, dropped, s, scaled, exponent, c, oc, rule, below_one, (outer_level, outer_cost),
+        given,
     )
 
 
@@ -494,6 +522,7 @@ def plan_from_design(
     _check_below_one(below_one)
     c = list(_costs_array(costs, design.n_levels))
     oc = list(c)
+    given = [(k, float(v)) for k, v in zip(design.levels[:-1], c)]
     d = design
     dropped: list[str] = []
     outer_level, outer_cost = None, 0.0
@@ -519,7 +548,7 @@ def plan_from_design(
         raise EsizeError("the measurements do not vary; nothing to plan")
     return _finish(
         list(d.levels), dropped, vc.T2, vc.T2_scaled, vc.exponent, c, oc, rule, below_one,
-        (outer_level, outer_cost),
+        (outer_level, outer_cost), given,
     )
 
 
@@ -532,7 +561,8 @@ class Dimensioning:
     counts : dict
         Counts of every level of the design, highest first, the top level's from the
         budget. A top level dropped from the plan (:attr:`Plan.outer_level`) is
-        included; levels dropped below it run once per unit above and are left out.
+        included; levels dropped below it run once per unit above and are left out
+        (:attr:`design_counts` puts them back).
     half_width : float
         Relative CI half-width of the design (fraction of the mean).
     default_n : int
@@ -553,7 +583,29 @@ class Dimensioning:
     plan: Plan
     objective: str = "half_width"
 
+    @property
+    def design_counts(self) -> dict[str, int]:
+        """The design to run: a count for every level of the original design,
+        highest first.
+
+        These are :attr:`counts` with the levels the plan dropped below the top put
+        back at 1 (one unit per unit above, as the cost model charges them); a top
+        level the plan dropped is in :attr:`counts` already. Without the original
+        levels (a plan built by hand) they are :attr:`counts`.
+        """
+        if self.plan.given_costs is None:
+            return {k: int(v) for k, v in self.counts.items()}
+        return {k: int(self.counts.get(k, 1)) for k in self.plan.all_levels}
+
+    @property
+    def cost(self) -> float:
+        """What the design costs, in measurements (at most the budget): the true
+        costs, a dropped top level's included."""
+        _, _, c = _full_hierarchy(self.plan)
+        return experiment_cost(list(self.counts.values()), c)
+
     def as_dict(self) -> dict:
+        """JSON-ready dictionary: the counts, the half-widths and the plan."""
         return {
             "counts": {k: int(v) for k, v in self.counts.items()},
             "half_width": self.half_width,
@@ -593,7 +645,11 @@ def dimension(
     below the top, and as many top-level units as the budget allows,
     :math:`n_{n+1} = \lfloor \text{budget} / \text{cost of one top unit} \rfloor`;
     it minimises the variance for a continuous budget and ignores both the rounding
-    of the top count and the quantile's degrees of freedom.
+    of the top count and the quantile's degrees of freedom. It never returns fewer
+    than 2 top-level units (one gives no interval): when the plan's counts are too
+    dear for 2, the top gets 2 and the levels below are cut down from the top (the
+    level under it takes the units that half the budget buys with the plan's counts
+    beneath, at least 1, and so on down), so its half-width is always finite.
 
     The default measures one value per top-level unit after building and warming
     up, :math:`n = \lfloor \text{budget} / (\sum_i c_i + 1) \rfloor`, and its
@@ -619,11 +675,21 @@ def dimension(
         :func:`optimal_counts`); the budget is always charged the true cost. With
         ``objective="half_width"`` they only shape the attached plan.
     objective : {"half_width", "variance"}
+        The narrowest half-width over whole counts (default), or the paper's
+        procedure (see above).
+
+    Returns
+    -------
+    Dimensioning
+        The counts (:attr:`Dimensioning.counts`, and with the plan's dropped levels
+        put back :attr:`Dimensioning.design_counts`), their half-width and the
+        one-level default's.
 
     Raises
     ------
     EsizeError
-        Bad costs or budget, or a budget too small for 2 top-level units.
+        Bad costs or budget, or a budget too small for 2 top-level units (with either
+        objective).
     """
     plan = plan_from_variances(
         t2, costs, levels, dropped_cost=dropped_cost, below_one=below_one
@@ -851,6 +917,74 @@ def dimension_for_plan(
     )
 
 
+def _unit_costs(counts, c) -> list[float]:
+    """Cost of one unit of every level (highest first) for ``counts`` (highest
+    first; the top's own count is not used) and true costs ``c``: a unit of the lowest
+    level costs 1, one of level ``k`` costs ``c[k]`` plus its ``counts[k + 1]``
+    children."""
+    u = [1.0] * len(counts)
+    for k in range(len(counts) - 2, -1, -1):
+        u[k] = float(c[k]) + float(counts[k + 1]) * u[k + 1]
+    return u
+
+
+def _variance_counts(low, c, budget: float, *, dropped_top: bool) -> list[int]:
+    r"""Counts of the paper's procedure (``objective="variance"``), highest first,
+    never fewer than 2 top-level units.
+
+    The plan's counts below the top and as many top units as the budget buys,
+    :math:`\lfloor \text{budget} / \text{cost of a top unit} \rfloor`. When that is
+    fewer than 2 (the plan's lower counts are dear for the budget) the top gets 2
+    and the budget per top unit goes to the levels below, highest first: the level
+    under the top takes as many units as fit with the plan's counts beneath it;
+    when not even one fits it gets 1 and the next level down does the same, and so
+    on. With the top fixed, this is the variance-minimising procedure one level
+    down, so the lower counts keep their optimum where the budget allows.
+
+    A top level the plan dropped (``dropped_top``: variance 0) gets 2 units, the
+    fewest that give an interval, and the plan's top level takes the rest of the
+    budget in the same way.
+
+    Parameters
+    ----------
+    low : list of int
+        The plan's counts for the levels under the design's top (for a dropped top,
+        under the plan's top), highest first.
+    c : ndarray
+        True costs of the whole design (:func:`_full_hierarchy`), highest first.
+    budget : float
+        At least 2 top units with one unit of every level below (checked before).
+    dropped_top : bool
+        Whether the design's top level is one the plan dropped.
+
+    Returns
+    -------
+    list of int
+        One count per level of the design, the top's first, all at least 1.
+    """
+    n_levels = len(c) + 1
+    if n_levels == 1:
+        return [int(_floor(budget))]
+    # counts of the whole design; a dropped top's plan level has no plan count
+    counts = [0, 0, *low] if dropped_top else [0, *low]
+    if not dropped_top:
+        n_top = int(_floor(budget / _unit_costs(counts, c)[0]))
+        if n_top >= 2:
+            return [n_top, *low]
+    counts[0] = 2
+    allowed = budget / 2.0  # what one unit of the level above may cost
+    for k in range(1, n_levels):
+        allowed -= float(c[k - 1])  # its own cost: the rest pays for its children
+        n = int(_floor(allowed / _unit_costs(counts, c)[k]))
+        if n >= 1:
+            counts[k] = n
+            return counts
+        counts[k] = 1
+    raise EsizeError(  # unreachable: the budget pays for 2 units of the cheapest design
+        f"budget {budget:g} does not pay for 2 top-level units"
+    )
+
+
 def _scaled_mean(mean: float, plan: Plan) -> float:
     """``mean / 2**e`` for the plan's exponent ``e`` (exact)."""
     return math.ldexp(float(mean), -plan.exponent)
@@ -872,14 +1006,7 @@ def _dimension(plan, budget, mean, alpha, total_cost, total_variance, objective)
         )
     if objective == "variance":
         low = [plan.counts[k] for k in plan.levels[1:]]
-        if plan.outer_level is not None:
-            # the variance is smallest with as few top units as allowed: 2
-            per_unit = experiment_cost([1, *low], plan.costs) if low else 1.0
-            n_plan_top = int(_floor((budget / 2.0 - plan.outer_cost) / per_unit))
-            counts = [2, n_plan_top, *low] if n_plan_top >= 1 else [2, 1, *low]
-        else:
-            per_top = experiment_cost([1, *low], c) if low else 1.0
-            counts = [int(_floor(budget / per_top)), *low]
+        counts = _variance_counts(low, c, budget, dropped_top=plan.outer_level is not None)
     else:
         sp, cp = s[::-1], c[::-1]
         plan_s = np.asarray(plan.t2_scaled, dtype=np.float64)[::-1]

@@ -107,7 +107,10 @@ def test_plan_budget_ok(we, capsys):
     # 310 + 102); the budget is spent best on 25 binaries of 310 + 90 = 400, which
     # gains a binary (and a degree of freedom) for a slightly noisier binary mean
     assert out["counts"]["measurement"] == 102
-    assert dim["counts"] == {"binary": 25, "measurement": 90}
+    # the prescribed design names every level of the pilot: the dropped execution
+    # level runs once per binary, as the cost model (310 per binary) charges it
+    assert dim["counts"] == {"binary": 25, "execution": 1, "measurement": 90}
+    assert dim["cost"] == 25 * (310 + 90)
 
 
 def test_costs_error_keeps_the_order_typed(we, capsys):
@@ -126,14 +129,20 @@ def test_plan_result_json_keys(we, capsys):
     doc = result.to_json()
     assert doc == cli_json(argv, capsys)
     assert json.loads(json.dumps(doc)) == doc
-    assert list(doc) == ["dropped", "levels", "counts", "T2", "costs", "dropped_cost",
-                         "dimensioning", "benchmarks"]
-    assert list(doc["dimensioning"]) == ["budget", "counts", "half_width_pct", "default_n",
-                                         "default_half_width_pct"]
+    assert list(doc) == ["dropped", "levels", "counts", "T2", "costs", "given_costs",
+                         "dropped_cost", "dimensioning", "benchmarks"]
+    # every cost as given, the build cost included, beside the folded one
+    assert doc["costs"] == {"binary": 310.0}
+    assert doc["given_costs"] == {"binary": 300.0, "execution": 10.0}
+    assert list(doc["dimensioning"]) == ["budget", "counts", "cost", "half_width_pct",
+                                         "default_n", "default_half_width_pct"]
     assert "suggestion" not in doc  # a tidy table names no harness
     code, out, _ = cli(argv, capsys)
     assert code == 0 and out == result.render_text() + "\n"
-    assert "measurement      102 per binary" in out
+    # with a budget the prescribed design is the dimensioned one; the plan's own
+    # count is on its own line, named as the budget-free optimum
+    assert "measurement       90 per execution" in out
+    assert "no budget   measurement 102 per binary" in out
 
 
 # == never a confident wrong answer (issue section Planning) ===========================
@@ -197,7 +206,7 @@ def test_budget_ok_is_the_exhaustive_optimum(we, capsys):
         hw = stats.t.ppf(0.975, n_top - 1) * math.sqrt((t2[0] + t2[1] / n1) / n_top) / mean
         best = min(best or (hw, 0, 0), (hw, n_top, n1))
     dim = out["dimensioning"]
-    assert dim["counts"] == {"binary": best[1], "measurement": best[2]}
+    assert dim["counts"] == {"binary": best[1], "execution": 1, "measurement": best[2]}
     assert dim["half_width_pct"] == pytest.approx(100 * best[0], rel=1e-9)
 
 

@@ -339,7 +339,7 @@ def test_point1_pypy_raw_means_with_warmup_0():
         assert (f.lower, f.upper) == pytest.approx(textbook_fieller(om, nm, hand_welch_df(om, nm)), rel=1e-8)
 
 
-def test_point1_equal_designs_use_n_minus_1():
+def test_point1_equal_designs_use_welch():
     data = esize_json("compare", PY36, PY38, "--method", "fieller")
     assert "design_old" not in data and "design_new" not in data
     (b,) = data["benchmarks"]
@@ -351,13 +351,15 @@ def test_point1_equal_designs_use_n_minus_1():
     assert om.size == nm.size == 20
     assert b["ratio"] == pytest.approx(nm.mean() / om.mean(), rel=REL)
     f = ez.fieller_ci(om, nm)
-    assert f.extra["df"] == 19
+    # equal designs use Welch-Satterthwaite too (issue 26), not the paper's n - 1 = 19
+    assert f.extra["df"] == pytest.approx(hand_welch_df(om, nm), rel=REL)
+    assert 19 < f.extra["df"] <= 38
     limits = (b["fieller"]["lower"], b["fieller"]["upper"])
     assert limits == pytest.approx((f.lower, f.upper), rel=REL)
-    assert limits == pytest.approx(textbook_fieller(om, nm, 19), rel=1e-8)
-    # Welch-Satterthwaite would have given more degrees of freedom, a narrower interval
-    welch = textbook_fieller(om, nm, hand_welch_df(om, nm))
-    assert welch[1] - welch[0] < limits[1] - limits[0]
+    assert limits == pytest.approx(textbook_fieller(om, nm, hand_welch_df(om, nm)), rel=1e-8)
+    # the paper's n - 1 would have given a wider interval
+    paper = textbook_fieller(om, nm, 19)
+    assert paper[1] - paper[0] > limits[1] - limits[0]
     assert b["verdict"] == "faster"  # 3.8 runs telco about a third faster than 3.6
 
 
@@ -413,18 +415,22 @@ def test_point2_compare_file_with_itself(path, level, option):
         x = raw[b["name"]]
         assert b["ratio"] == pytest.approx(1.0, rel=1e-12)
         f = ez.fieller_ci(x, x)  # the measurements of the one unit are the top level
-        assert f.extra["df"] == x.size - 1
+        assert f.extra["df"] == pytest.approx(2 * (x.size - 1))  # Welch, equal shares
         assert b["fieller"]["bounded"] is f.bounded
         if f.bounded:
             assert (b["fieller"]["lower"], b["fieller"]["upper"]) == pytest.approx(
                 (f.lower, f.upper), rel=REL
             )
-            assert (f.lower, f.upper) == pytest.approx(textbook_fieller(x, x, x.size - 1), rel=1e-8)
+            assert (f.lower, f.upper) == pytest.approx(
+                textbook_fieller(x, x, 2 * (x.size - 1)), rel=1e-8)
         else:
             assert b["fieller"]["lower"] is None and b["fieller"]["upper"] is None
         for side in ("old", "new"):
             (caveat,) = [c for c in b["caveats"] if c.startswith(f"{side}: a single {level}:")]
             assert option in caveat
+        # the interval leaves out the variation between forks: no verdict (issue 26)
+        assert b["verdict"] == "inconclusive"
+        assert not f.bounded or f"a single {level}" in b["verdict_reason"]
     code, text, err = esize("compare", path, path, "--method", "fieller", "--resamples", "2000",
                             "--seed", "1")
     assert code == 0 and "Traceback" not in err
@@ -633,7 +639,7 @@ def test_point5_rates_use_the_same_words(tmp_path):
         assert b["ratio"] == pytest.approx(k, rel=1e-12)
         om, nm = raw[name].mean(axis=1), (raw[name] * k).mean(axis=1)
         f = ez.fieller_ci(om, nm)
-        assert f.extra["df"] == 4
+        assert f.extra["df"] == pytest.approx(8.0)  # Welch: scaled copies, equal shares
         assert (b["fieller"]["lower"], b["fieller"]["upper"]) == pytest.approx((f.lower, f.upper), rel=REL)
         assert b["description"].startswith(head + " ("), b["description"]
         check_description(b["description"], b["ratio"], f.lower, f.upper, False)

@@ -139,7 +139,7 @@ def assert_scaled(base: dict, scaled: dict, factor: float) -> None:
     for key in ("lower", "upper"):
         assert _close(ss[key], bs[key], gm_factor), (key, bs[key], ss[key])
         assert _close(ss["parametric"][key], bs["parametric"][key], gm_factor)
-        assert _close(ss["verdict_interval"][key], bs["verdict_interval"][key], gm_factor)
+        assert _close(ss["bootstrap"][key], bs["bootstrap"][key], gm_factor)
     assert ss["parametric"]["bounded"] == bs["parametric"]["bounded"]
     assert ss["parametric"]["df"] == pytest.approx(bs["parametric"]["df"], rel=REL)
     assert ss["parametric"]["log_se"] == pytest.approx(bs["parametric"]["log_se"], rel=REL)

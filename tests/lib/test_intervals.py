@@ -142,10 +142,14 @@ def test_fieller_coverage_matches_the_exact_t_coverage():
         covered = (lo <= r) & (r <= hi)
         se = math.sqrt(exact * (1 - exact) / reps)
         assert abs(covered.mean() - exact) < 3 * se + 1e-5, (normal, covered.mean(), exact)
-        # the vectorised route is the one fieller_ci takes
+        # the vectorised route is the one fieller_ci takes (with equal designs it uses
+        # Welch-Satterthwaite's degrees of freedom, not n_top - 1: issue 26)
         for k in range(0, reps, 3001):
             ci = ez.fieller_ci(old[k], new[k], normal=normal)
-            assert (ci.lower, ci.upper) == pytest.approx((lo[k], hi[k]), rel=1e-12)
+            df = None if normal else ez.welch_df(vo[k] / mo[k] ** 2, vn[k] / mn[k] ** 2, 10, 10)
+            assert ci.extra["df"] == (None if normal else pytest.approx(df, rel=1e-12))
+            lk, hk, _ = ez.fieller(mo[k], vo[k], mn[k], vn[k], ez.critical_value(0.05, df))
+            assert (ci.lower, ci.upper) == pytest.approx((lk, hk), rel=1e-12)
     t_exact = _fieller_exact_coverage(ez.critical_value(0.05, nu), r, nu)
     z_exact = _fieller_exact_coverage(ez.critical_value(0.05), r, nu)
     assert t_exact == pytest.approx(0.964, abs=5e-4) and z_exact == pytest.approx(0.934, abs=5e-4)
@@ -418,8 +422,8 @@ def test_suite_parametric_coverage(design):
 
 
 # -- systems with different designs ----------------------------------------------------------
-def test_welch_df_lies_between_its_bounds_and_keeps_the_paper_rule_for_equal_designs():
-    from esize._intervals import ratio_df, welch_df
+def test_welch_df_lies_between_its_bounds_and_serves_equal_designs_too():
+    from esize._intervals import ratio_df, ratio_df_rule, welch_df
 
     assert welch_df(1.0, 0.0, 4, 20) == pytest.approx(3.0)  # the old system alone
     assert welch_df(0.0, 1.0, 4, 20) == pytest.approx(19.0)
@@ -427,9 +431,19 @@ def test_welch_df_lies_between_its_bounds_and_keeps_the_paper_rule_for_equal_des
     assert both == pytest.approx(22.0)
     assert 3.0 < welch_df(0.5, 0.5, 4, 20) < 22.0
     assert welch_df(0.0, 0.0, 4, 20) == 22.0
-    # equal numbers of top-level units: n - 1 whatever the variances
-    assert ratio_df(10.0, 1.0, 9.0, 0.01, 7, 7) == 6.0
-    assert ratio_df(10.0, 1.0, 9.0, 0.01, 7, 30) == pytest.approx(welch_df(0.01, 0.01 / 81, 7, 30))
+    # equal numbers of top-level units: Welch too, no longer the paper's n - 1 (issue 26)
+    assert ratio_df(10.0, 1.0, 9.0, 0.01, 7, 7) == pytest.approx(welch_df(0.01, 0.01 / 81, 7, 7))
+    assert ratio_df(10.0, 1.0, 9.0, 0.01, 7, 7) > 6.0
+    # 7 units against 30, the 7 carrying the variance: Hsu's conservative n - 1
+    rule = ratio_df_rule(10.0, 1.0, 9.0, 0.01, 7, 30)
+    assert (rule.df, rule.conservative) == (6.0, "old")
+    assert rule.welch == pytest.approx(welch_df(0.01, 0.01 / 81, 7, 30))
+    # ... but not when the 7 could not carry most of it, nor with 10 units or more
+    rule = ratio_df_rule(10.0, 1e-6, 9.0, 1.0, 7, 30)
+    assert rule.conservative is None and rule.df == rule.welch > 6.0
+    rule = ratio_df_rule(10.0, 1.0, 9.0, 0.01, 10, 30)
+    assert rule.conservative is None and rule.df == pytest.approx(welch_df(0.01, 0.01 / 81, 10, 30))
+    assert ratio_df_rule(10.0, 0.01, 9.0, 1.0, 30, 3).conservative == "new"
 
 
 @pytest.mark.parametrize(

@@ -442,3 +442,99 @@ def test_given_variances_near_the_largest_float_do_not_overflow():
     assert big.counts == small.counts and big.default_n == small.default_n
     assert big.default_half_width == pytest.approx(small.default_half_width, rel=1e-12)
     assert big.half_width == pytest.approx(small.half_width, rel=1e-12)
+
+
+# == the paper's procedure (objective="variance") never gives up the interval ===========
+# Four-level settings where the plan's lower counts are dear for the budget: the top
+# count floor(budget / cost of a top unit) was 0 or 1, and the half-width infinite.
+DEAR_LOWER_COUNTS = [
+    ([0.00399133, -0.06329326, 1.53213517, 0.00836698],
+     [3.94038932, 1.87179868, 55.08040919], 271.68182984384407),
+    ([1.14505203e-03, -2.84813362, 8.40969335, 6.74280684],
+     [467.52696817, 293.17132014, 27.53998957], 3045.657379107782),
+    ([0.00129856, 0.75314586, 0.00115869, 1.07597953],
+     [612.79140095, 1.57851055, 334.15798146], 2405.6479739885776),
+]
+
+
+@pytest.mark.parametrize("t2, costs, budget", DEAR_LOWER_COUNTS)
+def test_variance_objective_keeps_two_top_units(t2, costs, budget):
+    d = ez.dimension(t2, costs, budget, mean=3.0, objective="variance")
+    counts = list(d.counts.values())
+    assert counts[0] == 2 and all(n >= 1 for n in counts)
+    assert math.isfinite(d.half_width)
+    assert d.cost <= budget
+    # the half-width is the one of the counts returned
+    full = ez.dimension_for_plan(d.plan, budget, mean=3.0, objective="variance")
+    assert full.counts == d.counts and full.half_width == d.half_width
+
+
+def _plan_with_counts(e, m):
+    """A three-level plan whose counts are given (b > e > m, build 100, warm-up 5)."""
+    return ez.Plan(("b", "e", "m"), (), np.array([1.0, 10.0, 1.0]), np.array([100.0, 5.0]),
+                   {"e": e, "m": m})
+
+
+def test_variance_objective_shrinks_from_the_top_down():
+    # 10 executions of 10 measurements per binary: a binary costs
+    # 100 + 10 * (5 + 10) = 250, and 300 buy 1. With 2 binaries each may cost 150:
+    # 50 left for executions of 15 -> 3 executions, the measurements kept at 10
+    d = ez.dimension_for_plan(_plan_with_counts(10, 10), 300.0, objective="variance")
+    assert d.counts == {"b": 2, "e": 3, "m": 10}
+    # 500 buy 2 binaries at the plan's counts: the paper's procedure unchanged
+    d = ez.dimension_for_plan(_plan_with_counts(10, 10), 500.0, objective="variance")
+    assert d.counts == {"b": 2, "e": 10, "m": 10}
+    # not even one execution of 50 fits in 50: one execution, and as many
+    # measurements as fit in what is left (150 - 100 - 5 = 45)
+    d = ez.dimension_for_plan(_plan_with_counts(10, 50), 300.0, objective="variance")
+    assert d.counts == {"b": 2, "e": 1, "m": 45}
+    assert math.isfinite(d.half_width) and d.cost == 2 * (100 + 5 + 45)
+
+
+def test_variance_objective_budget_below_two_top_units_is_an_error():
+    with pytest.raises(ez.EsizeError, match="2 units"):
+        ez.dimension([1.0, 2.0, 3.0, 4.0], [100.0, 10.0, 5.0], 231.0, objective="variance")
+    d = ez.dimension([1.0, 2.0, 3.0, 4.0], [100.0, 10.0, 5.0], 232.0, objective="variance")
+    assert list(d.counts.values()) == [2, 1, 1, 1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    t2=st.lists(st.one_of(st.floats(-1.0, -1e-6), st.floats(1e-4, 100.0)),
+                min_size=4, max_size=4),
+    costs=st.lists(st.floats(0.5, 3000.0), min_size=3, max_size=3),
+    units=st.floats(0.5, 40.0),
+)
+def test_variance_objective_half_width_is_finite(t2, costs, units):
+    # four levels, any of the upper three possibly dropped; the budget pays for
+    # `units` top units of the cheapest design (one unit of every level)
+    t2[-1] = abs(t2[-1]) + 1e-4
+    cheapest = sum(costs) + 1.0
+    budget = units * cheapest
+    if budget < 2.0 * cheapest:
+        with pytest.raises(ez.EsizeError, match="2 units"):
+            ez.dimension(t2, costs, budget, objective="variance")
+        return
+    d = ez.dimension(t2, costs, budget, objective="variance")
+    counts = list(d.counts.values())
+    assert counts[0] >= 2 and all(n >= 1 for n in counts)
+    assert math.isfinite(d.half_width) and d.half_width > 0
+    assert d.cost <= budget * (1 + 1e-9)
+    # the design names every level of the four, dropped ones at 1
+    design = d.design_counts
+    assert list(design) == ["level4", "level3", "level2", "level1"]
+    assert all(design[k] == 1 for k in d.plan.dropped if k != d.plan.outer_level)
+    assert ez.experiment_cost(list(design.values()), costs) == pytest.approx(d.cost)
+
+
+def test_plan_keeps_every_given_cost():
+    # the top level dropped: its build cost is not among the plan's costs, but the
+    # plan still says what it was given
+    plan = ez.plan_from_variances([-0.1, 3.0, 9.0], [250.0, 40.0], ("b", "e", "m"))
+    assert plan.levels == ("e", "m") and plan.costs.tolist() == [40.0]
+    assert plan.given_costs == {"b": 250.0, "e": 40.0}
+    assert plan.all_levels == ("b", "e", "m")
+    doc = plan.as_dict()
+    assert doc["given_costs"] == {"b": 250.0, "e": 40.0}
+    assert list(doc) == ["dropped", "levels", "counts", "T2", "costs", "given_costs",
+                         "dropped_cost"]

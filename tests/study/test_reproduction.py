@@ -82,11 +82,15 @@ def test_twqedata_mean_interval(wqe_old):
 
 def test_twqedata_fieller(wqe_old, wqe_new):
     assert ez.s2(wqe_new)[0] == pytest.approx(4.5625)
-    ci = ez.fieller_ci(wqe_old, wqe_new)
+    # the paper's rule for two equal designs: t on n - 1 = 2 degrees of freedom
+    ci = ez.fieller_ci(wqe_old, wqe_new, df=2)
     assert ci.bounded
     assert ci.estimate == pytest.approx(6.5 / 10.5)
     assert ci.lower == pytest.approx(0.1098, abs=5e-5)
     assert ci.upper == pytest.approx(1.7253, abs=5e-5)
+    # esize's own default is Welch's df for every design: narrower here
+    welch = ez.fieller_ci(wqe_old, wqe_new)
+    assert welch.lower > ci.lower and welch.upper < ci.upper
 
 
 def test_twqeboot_replicate_one_from_stated_indices(wqe_old):

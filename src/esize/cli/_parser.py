@@ -287,6 +287,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--seed", type=nonneg_int, default=None, help="bootstrap seed (default: fresh, reported)"
     )
+    p.add_argument(
+        "--assume-no-fork-variance",
+        action="store_true",
+        help="draw a verdict even when a file holds a single fork or process, assuming "
+        "forks (processes) do not differ; otherwise the verdict is inconclusive",
+    )
+    p.add_argument(
+        "--assume-bootstrap-covers",
+        action="store_true",
+        help="with --method bootstrap, draw a verdict even from fewer than 10 top-level "
+        "units, assuming the percentile interval covers there (it is too narrow)",
+    )
 
     p = sub.add_parser("plan", help="optimal repetition counts for the next experiment")
     p.add_argument("data", help="pilot measurements: tidy table or harness JSON result file")

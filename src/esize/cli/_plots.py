@@ -179,10 +179,10 @@ def compare_figure(
         One minus the confidence level (for the title).
     suite : mapping, optional
         The suite's geometric mean, drawn below the benchmarks: ``geometric_mean``,
-        ``verdict_interval`` (``{"lower", "upper"}``, None for an infinite limit:
+        ``lower`` and ``upper`` (None for an infinite limit: in ``compare --json``
         the interval the suite's verdict rests on, which is the one drawn), and
-        ``inverted`` (names of rates that entered it as old/new). Without
-        ``verdict_interval`` its ``lower`` and ``upper`` are drawn.
+        ``inverted`` (names of rates that entered it as old/new). An optional
+        ``verdict_interval`` (``{"lower", "upper"}``) is drawn instead when given.
     max_rows : int, default :data:`MAX_ROWS`
         The most benchmarks drawn.
 

@@ -14,12 +14,22 @@ caveat saying why, rather than a narrow interval:
   that interval is unbounded (the old mean is not distinguishable from zero) the
   verdict is ``inconclusive`` -- the bootstrap interval is still shown, but in
   exactly those cases it covers the ratio far less often than it claims;
-* the bootstrap decides only when Fieller is not run (``--method bootstrap``);
-* every bootstrap interval that rests on fewer than :data:`MIN_BOOTSTRAP_UNITS`
-  top-level units carries a caveat: the percentile bootstrap under-covers there;
+* the bootstrap decides only when Fieller is not run (``--method bootstrap``), and
+  then only with :data:`MIN_BOOTSTRAP_UNITS` or more top-level units in each
+  system: below, the percentile bootstrap is too narrow, the interval is shown with
+  a caveat and the verdict is ``inconclusive`` (``--assume-bootstrap-covers``
+  decides anyway);
+* a file holding a single fork or process (its highest level, dropped by the
+  reader) gives an interval that leaves out the variation between forks: the
+  verdict is ``inconclusive`` (``--assume-no-fork-variance`` decides anyway);
+* a system with few top-level units that may carry most of the ratio's variance
+  makes Fieller's interval use its ``n - 1`` degrees of freedom rather than
+  Welch's, with a caveat (:func:`esize._intervals.ratio_df_rule`);
 * the suite's verdict rests on the smallest interval holding both the bootstrap
   and the t interval of the geometric mean
-  (:attr:`esize.SuiteInterval.verdict_interval`).
+  (:attr:`esize.SuiteInterval.verdict_interval`); its ``lower`` and ``upper`` in
+  the JSON are that interval's, the bootstrap's own limits are under
+  ``bootstrap``.
 
 The work is split in pieces that each return plain values: :func:`read_pairs`
 (reading, matching, aligning), :func:`fieller_interval` and :func:`suite_bootstrap`
@@ -39,11 +49,12 @@ from .._bootstrap import (
     pair_schemes,
     scheme_label,
 )
-from .._decision import describe, number_text, verdict
+from .._decision import MIN_BOOTSTRAP_UNITS, describe, number_text, verdict, verdict_obstacle
 from .._design import Design
 from .._errors import EsizeError, InputError
 from .._intervals import Interval, fieller_ci
 from ..readers import align_pair, match_benchmarks, names_text
+from ..readers._common import plural
 from ..readers.units import UnitInfo
 from ._names import abbreviate, wrap_rows
 from ._shared import (
@@ -80,10 +91,11 @@ NAME_WIDTH = 40
 #: above it) when it is at least this long.
 MIN_PREFIX = 8
 
-#: Fewer top-level units than this, and a bootstrap interval gets a caveat: measured
-#: coverage of the 95 % percentile interval is 86-88 % at 3 units and 91 % at 5 when
+#: (:data:`esize._decision.MIN_BOOTSTRAP_UNITS`) Fewer top-level units than this, and
+#: a bootstrap interval gets a caveat and draws no verdict: measured coverage of the
+#: 95 % percentile interval is 80-83 % at 2 units, 87-88 % at 3 and 91-93 % at 5 when
 #: the top level dominates the variance.
-MIN_BOOTSTRAP_UNITS = 10
+__all__ += ["MIN_BOOTSTRAP_UNITS"]
 
 
 @dataclass(frozen=True)
@@ -108,6 +120,9 @@ class Pair:
         starting with ``old:`` or ``new:``.
     warmup : dict or None
         The warm-up dropped from both systems (:func:`~esize.cli._shared.merge_warmup`).
+    unobserved_top : tuple of str
+        The highest levels of which a system held a single unit (so that the reader
+        dropped them), as ``"old: fork"``; empty when every level was observed.
     """
 
     name: str | None
@@ -118,6 +133,7 @@ class Pair:
     schemes: tuple
     caveats: tuple = ()
     warmup: dict | None = None
+    unobserved_top: tuple = ()
     old_mean: float = field(init=False)
     new_mean: float = field(init=False)
 
@@ -137,6 +153,16 @@ class Pair:
     @property
     def same_design(self) -> bool:
         return self.old.counts == self.new.counts
+
+    @property
+    def single_level(self) -> str | None:
+        """The level of which a system held a single unit (``"fork"``), or None."""
+        return self.unobserved_top[0].split(": ", 1)[1] if self.unobserved_top else None
+
+    @property
+    def top_units(self) -> int:
+        """Top-level units of the system with fewer."""
+        return min(self.old.shape[0], self.new.shape[0])
 
 
 @dataclass(frozen=True)
@@ -165,6 +191,9 @@ class CompareRow:
     caveats : tuple of str
         What the reader should know before trusting the result (empty when nothing
         needs saying).
+    reason : str or None
+        Why the interval draws no verdict although it is bounded
+        (:func:`esize._decision.verdict_obstacle`), None when nothing stands in the way.
     """
 
     pair: Pair
@@ -179,6 +208,7 @@ class CompareRow:
     verdict_method: str | None
     description: str
     caveats: tuple = ()
+    reason: str | None = None
 
     @property
     def chosen(self) -> Interval | None:
@@ -220,6 +250,8 @@ class CompareRow:
             }
         out["verdict"] = self.verdict
         out["verdict_method"] = self.verdict_method
+        if self.reason is not None:
+            out["verdict_reason"] = self.reason
         out["description"] = self.description
         out["caveats"] = list(self.caveats)
         out["design"] = {"old": p.old.counts, "new": p.new.counts}
@@ -302,6 +334,10 @@ class SuiteRow:
         The verdict against the threshold, and in words, from
         ``interval.verdict_interval``: the smallest interval holding both the
         bootstrap and the parametric interval.
+    caveats : tuple of str
+        What to know about the geometric mean's intervals (few top-level units).
+    reason : str or None
+        Why no verdict is drawn although the interval is bounded, or None.
     """
 
     interval: SuiteInterval
@@ -311,6 +347,8 @@ class SuiteRow:
     inverted: list
     verdict: str
     description: str
+    caveats: tuple = ()
+    reason: str | None = None
 
     @property
     def verdict_method(self) -> str:
@@ -319,11 +357,23 @@ class SuiteRow:
         return self.interval.verdict_interval.method
 
     def to_json(self) -> dict:
-        """JSON-ready dictionary (without the replicates); ``lower`` and ``upper`` are
-        the bootstrap's, ``parametric`` the t (or normal) interval, and
-        ``verdict_interval`` what the verdict rests on."""
+        """JSON-ready dictionary (without the replicates).
+
+        ``lower`` and ``upper`` are the interval the verdict rests on
+        (``interval.verdict_interval``, the smallest holding both the bootstrap and
+        the parametric interval; ``verdict_method`` says which it is); the
+        bootstrap's own percentile limits are under ``bootstrap``, the t (or
+        normal) interval under ``parametric``. Until issue 26 ``lower`` and
+        ``upper`` were the bootstrap's, which under-cover with few forks."""
         v = self.interval.verdict_interval
-        out = self.interval.as_dict()
+        si = self.interval
+        out = si.as_dict()
+        out["lower"], out["upper"] = num(v.lower), num(v.upper)
+        boot = {"bootstrap": {"lower": num(si.lower), "upper": num(si.upper)}}
+        # the bootstrap's limits right after the verdict interval's
+        out = {**{k: out[k] for k in ("geometric_mean", "lower", "upper")}, **boot,
+               **{k: val for k, val in out.items() if k not in ("geometric_mean", "lower",
+                                                                "upper")}}
         out.update(
             {
                 "scheme": self.scheme,
@@ -332,10 +382,12 @@ class SuiteRow:
                 "inverted": list(self.inverted),
                 "verdict": self.verdict,
                 "verdict_method": v.method,
-                "verdict_interval": {"lower": num(v.lower), "upper": num(v.upper)},
-                "description": self.description,
             }
         )
+        if self.reason is not None:
+            out["verdict_reason"] = self.reason
+        out["description"] = self.description
+        out["caveats"] = list(self.caveats)
         return out
 
 
@@ -375,7 +427,8 @@ class CompareResult:
     baseline: str | None = None
 
     _SINGLE = ("ratio", "old", "new", "alpha", "threshold", "fieller", "bootstrap",
-               "verdict", "verdict_method", "description", "caveats", "design_old",
+               "verdict", "verdict_method", "verdict_reason", "description", "caveats",
+               "design_old",
                "design_new", "warmup")
 
     def to_json(self) -> dict:
@@ -452,7 +505,9 @@ class CompareResult:
             f"seed {s.seed}): [{number_text(si.lower)}, {number_text(si.upper)}]",
             *self._parametric_lines(pad),
         ]
-        lines += self._caveat_lines()
+        caveats = self._caveat_lines()
+        suite_caveats = [f"caveat      geometric mean: {c}" for c in s.caveats]
+        lines += (caveats or ([""] if suite_caveats else [])) + suite_caveats
         if any(not r.pair.unit.lower_is_better for r in rows):
             lines.append("")
             lines.append(
@@ -548,6 +603,13 @@ def _reading_caveats(bo, bn) -> tuple[str, ...]:
     return tuple(f"old: {c}" for c in bo.caveats) + tuple(f"new: {c}" for c in bn.caveats)
 
 
+def _unobserved_top(bo, bn) -> tuple[str, ...]:
+    """``("old: fork", ...)``: the highest levels the readers dropped for holding a
+    single unit (:func:`esize.readers._common.drop_single_top`)."""
+    return tuple(f"{side}: {level}" for side, b in (("old", bo), ("new", bn))
+                 for level, parent in getattr(b, "unobserved", ()) if parent is None)
+
+
 def read_pairs(args) -> tuple[str, str, list[Pair], list, list]:
     """Read both files, pair their benchmarks and make every pair comparable.
 
@@ -578,7 +640,7 @@ def read_pairs(args) -> tuple[str, str, list[Pair], list, list]:
         )
         pairs.append(Pair(name, new_name, bo.unit, old, new,
                           _schemes(args, old, new, wants_boot), _reading_caveats(bo, bn),
-                          merge_warmup(bo.warmup, bn.warmup)))
+                          merge_warmup(bo.warmup, bn.warmup), _unobserved_top(bo, bn)))
     return fo, fn, pairs, matching.only_old, matching.only_new
 
 
@@ -620,7 +682,8 @@ def baseline_pairs(args) -> tuple[str, str, list[Pair]]:
         old, new = align_pair(bo, bn, name=base, new_name=name, old_source=args.old,
                               new_source=args.old)
         pairs.append(Pair(name, name, bo.unit, old, new, _schemes(args, old, new, wants_boot),
-                          _reading_caveats(bo, bn), merge_warmup(bo.warmup, bn.warmup)))
+                          _reading_caveats(bo, bn), merge_warmup(bo.warmup, bn.warmup),
+                          _unobserved_top(bo, bn)))
     return fmt, base, pairs
 
 
@@ -675,10 +738,12 @@ def fieller_interval(pair: Pair, *, alpha: float, normal: bool) -> Interval:
 
 
 def benchmark_caveats(pair: Pair, fieller: Interval | None, boot: Interval | None, *,
-                      alpha: float) -> tuple[str, ...]:
-    """What to say about one benchmark's result: an unbounded Fieller interval, and a
-    bootstrap interval resting on fewer than :data:`MIN_BOOTSTRAP_UNITS` top-level
-    units."""
+                      alpha: float, reason: str | None = None,
+                      assumed: tuple = ()) -> tuple[str, ...]:
+    """What to say about one benchmark's result: an unbounded Fieller interval, Fieller's
+    conservative degrees of freedom, a bootstrap interval resting on fewer than
+    :data:`MIN_BOOTSTRAP_UNITS` top-level units, why no verdict is drawn
+    (``reason``), and the assumptions (``assumed``) a verdict was forced under."""
     out = []
     conf = f"{100 * (1 - alpha):g} %"
     if fieller is not None and not fieller.bounded:
@@ -687,61 +752,141 @@ def benchmark_caveats(pair: Pair, fieller: Interval | None, boot: Interval | Non
         if boot is not None:
             text += "; the bootstrap interval is shown, but no verdict is drawn from it"
         out.append(text)
+    if fieller is not None and fieller.extra.get("few_units") is not None:
+        side = fieller.extra["few_units"]
+        d_few, d_other = (pair.old, pair.new) if side == "old" else (pair.new, pair.old)
+        out.append(
+            f"{side} has {d_few.shape[0]} top-level units ({d_few.levels[0]}) against "
+            f"{d_other.shape[0]} and may carry most of the ratio's variance: Fieller's "
+            f"interval uses its n - 1 = {fieller.extra['df']:g} degrees of freedom, not "
+            f"Welch-Satterthwaite's {fieller.extra['df_welch']:.1f}, which would make it "
+            "too narrow"
+        )
     few = min((pair.old, pair.new), key=lambda d: d.shape[0])
     units = few.shape[0]
     if boot is not None and units < MIN_BOOTSTRAP_UNITS:
-        out.append(
-            f"the bootstrap interval rests on {units} top-level units "
-            f"({few.levels[0]}); with fewer than {MIN_BOOTSTRAP_UNITS} the percentile "
-            f"bootstrap is too narrow (it covers the ratio less often than {conf})"
-        )
+        text = (f"the bootstrap interval rests on {units} top-level units "
+                f"({few.levels[0]}); with fewer than {MIN_BOOTSTRAP_UNITS} the percentile "
+                f"bootstrap is too narrow (it covers the ratio less often than {conf})")
+        if fieller is None and "bootstrap" not in assumed:
+            text += "; no verdict is drawn from it (--assume-bootstrap-covers draws one)"
+        out.append(text)
+    if reason is not None and pair.single_level is not None and "fork" not in assumed:
+        out.append(f"no verdict: {reason} (--assume-no-fork-variance draws one)")
+    if "fork" in assumed and pair.single_level is not None:
+        out.append(f"verdict drawn assuming no variation between {plural(pair.single_level)} "
+                   "(--assume-no-fork-variance)")
+    if "bootstrap" in assumed and fieller is None and units < MIN_BOOTSTRAP_UNITS:
+        out.append("verdict drawn from the bootstrap assuming it covers with "
+                   f"{units} top-level units (--assume-bootstrap-covers)")
     return tuple(pair.caveats) + tuple(out)
 
 
+def _assumptions(args) -> dict:
+    """The ``assume_*`` keywords of :func:`esize.verdict` from the options."""
+    return {"assume_no_fork_variance": bool(getattr(args, "assume_no_fork_variance", False)),
+            "assume_bootstrap_covers": bool(getattr(args, "assume_bootstrap_covers", False))}
+
+
+def _assumed(assume: dict) -> tuple:
+    return tuple(k for k, key in (("fork", "assume_no_fork_variance"),
+                                  ("bootstrap", "assume_bootstrap_covers")) if assume.get(key))
+
+
 def benchmark_row(pair: Pair, fieller: Interval | None, boot: Interval | None, *, alpha: float,
-                  threshold: float, normal: bool, resamples: int, seed: int | None) -> CompareRow:
+                  threshold: float, normal: bool, resamples: int, seed: int | None,
+                  assume_no_fork_variance: bool = False,
+                  assume_bootstrap_covers: bool = False) -> CompareRow:
     """The verdict of one benchmark: from Fieller's interval whenever it was computed
     (``inconclusive`` when it is unbounded), from the bootstrap's only when Fieller
-    was not run."""
+    was not run; ``inconclusive`` too, with the reason, when a system held a single
+    fork or process, or when the bootstrap decides on fewer than
+    :data:`MIN_BOOTSTRAP_UNITS` top-level units (:func:`esize._decision.verdict_obstacle`),
+    unless the matching ``assume_*`` flag forces a verdict."""
     method, chosen = None, None
     if fieller is not None:
         method, chosen = "fieller", fieller
     elif boot is not None:
         method, chosen = "bootstrap", boot
     lib = pair.unit.lower_is_better
+    assume = {"assume_no_fork_variance": assume_no_fork_variance,
+              "assume_bootstrap_covers": assume_bootstrap_covers}
+    reason = None
     if chosen is None:
         word, text = "inconclusive", "no interval"
     else:
+        support = {"method": method, "top_units": pair.top_units,
+                   "unobserved_top": pair.single_level, **assume}
         word = verdict(chosen.lower, chosen.upper, threshold, bounded=chosen.bounded,
-                       lower_is_better=lib)
+                       lower_is_better=lib, **support)
         text = describe(pair.ratio, chosen.lower, chosen.upper, alpha,
                         bounded=chosen.bounded, lower_is_better=lib)
+        if chosen.bounded:
+            reason = verdict_obstacle(**support)
     return CompareRow(pair, alpha, threshold, fieller, normal, boot, resamples, seed,
-                      word, method, text, benchmark_caveats(pair, fieller, boot, alpha=alpha))
+                      word, method, text,
+                      benchmark_caveats(pair, fieller, boot, alpha=alpha, reason=reason,
+                                        assumed=_assumed(assume)),
+                      reason)
+
+
+def suite_caveats(pairs: list[Pair], suite: SuiteInterval) -> tuple[str, ...]:
+    """What to say about the geometric mean: a bootstrap resting on few top-level units
+    (its limits are then too narrow, and the verdict interval holds the t interval
+    too), and systems of a single fork or process."""
+    out = []
+    units = min(p.top_units for p in pairs)
+    conf = f"{100 * (1 - suite.alpha):g} %"
+    if units < MIN_BOOTSTRAP_UNITS:
+        out.append(
+            f"the bootstrap interval of the geometric mean rests on as few as {units} "
+            f"top-level units per system, where it covers less often than {conf}; lower "
+            "and upper are the smallest interval holding it and the t interval"
+        )
+    single = [p.name for p in pairs if p.single_level is not None]
+    if single:
+        out.append(
+            f"{len(single)} of {len(pairs)} benchmarks held a single fork or process in a "
+            "system: the variation between them is not in the interval"
+        )
+    return tuple(out)
 
 
 def suite_row(pairs: list[Pair], suite: SuiteInterval, *, threshold: float, seed: int,
-              invert: list[bool], mixed: bool) -> SuiteRow:
+              invert: list[bool], mixed: bool, assume_no_fork_variance: bool = False
+              ) -> SuiteRow:
     """The suite's verdict; rates mixed with times enter as old/new.
 
     The verdict rests on :attr:`esize.SuiteInterval.verdict_interval`, the smallest
     interval holding both the bootstrap and the parametric interval of the geometric
     mean: it is the verdict both intervals support, ``inconclusive`` when they do
     not agree, and the percentile bootstrap's narrowness with few top-level units
-    cannot make it confident on its own.
+    cannot make it confident on its own. It is ``inconclusive`` too when a
+    benchmark's system held a single fork or process, unless
+    ``assume_no_fork_variance``.
     """
     lib = mixed or pairs[0].unit.lower_is_better
     schemes = [p.scheme for p in pairs]
     v = suite.verdict_interval
+    single = next((p.single_level for p in pairs if p.single_level is not None), None)
+    support = {"method": v.method, "unobserved_top": single,
+               "assume_no_fork_variance": assume_no_fork_variance}
+    reason = verdict_obstacle(**support) if v.bounded else None
+    caveats = suite_caveats(pairs, suite)
+    if reason is not None:
+        caveats += (f"no verdict: {reason} (--assume-no-fork-variance draws one)",)
     return SuiteRow(
         interval=suite,
         scheme=schemes[0] if len(set(schemes)) == 1 else schemes,
         seed=seed,
         lower_is_better=lib,
         inverted=[p.name for p, inv in zip(pairs, invert) if inv],
-        verdict=verdict(v.lower, v.upper, threshold, bounded=v.bounded, lower_is_better=lib),
+        verdict=verdict(v.lower, v.upper, threshold, bounded=v.bounded, lower_is_better=lib,
+                        **support),
         description=describe(suite.geometric_mean, v.lower, v.upper, suite.alpha,
                              bounded=v.bounded, lower_is_better=lib),
+        caveats=caveats,
+        reason=reason,
     )
 
 
@@ -776,13 +921,15 @@ def compare(args) -> CompareResult:
             normal=args.normal,
             resamples=args.resamples,
             seed=seed,
+            **_assumptions(args),
         )
         for j, p in enumerate(pairs)
     ]
     srow = None
     if want_suite:
         srow = suite_row(pairs, suite, threshold=args.threshold, seed=seed, invert=invert,
-                         mixed=mixed)
+                         mixed=mixed,
+                         assume_no_fork_variance=_assumptions(args)["assume_no_fork_variance"])
     return CompareResult(args.old, args.new, fo, fn, args.alpha, args.threshold, rows,
                          only_old, only_new, srow, baseline)
 

@@ -14,11 +14,25 @@ wider than the one-level default printed beside them; a budget that cannot pay f
 2 top-level units is an error. A top level dropped for its T^2 <= 0 still
 gets at least 2 units in the dimensioning.
 
-JSON: ``dimensioning`` holds ``budget``, ``counts`` (every level of the design,
-highest first), ``half_width_pct``, ``default_n`` and ``default_half_width_pct``.
-A half-width is a number, or the string ``"inf"`` when the design cannot give an
-interval (the one-level default when the budget buys fewer than 2 of its samples);
-it is never ``null``.
+One design is prescribed, and the text and the JSON name the same counts. Without a
+budget it is the plan: the optimal count of every level but the top, the top's
+left to the budget. With a budget it is the dimensioned design, a count for every
+level of the pilot's design: the levels the plan dropped under the top run once per
+unit above (the cost model charges them so), and a top level the plan dropped still
+gets its units, at least 2, because the interval's degrees of freedom count them.
+The plan's own counts, which minimise the variance per unit of cost whatever the
+budget, are then shown on a line of their own (``no budget``) when they
+differ from the prescribed ones: whole counts for a given budget trade a little
+variance for more top-level units.
+
+JSON: ``counts`` are the plan's counts, ``costs`` the costs they were optimised with
+(dropped levels folded in) and ``given_costs`` every cost as given, a dropped
+level's included. ``dimensioning`` holds ``budget``, ``counts`` (the prescribed
+design: every level of the pilot's design, highest first), ``cost`` (what that
+design costs, in measurements), ``half_width_pct``, ``default_n`` and
+``default_half_width_pct``. A half-width is a number, or the string ``"inf"`` when
+the design cannot give an interval (the one-level default when the budget buys fewer
+than 2 of its samples); it is never ``null``.
 
 Counts, half-widths and dropped levels do not depend on the unit of measure: they
 are computed from variances relative to each other and to the squared mean, in the
@@ -95,15 +109,26 @@ class PlanRow:
         if dim is not None:
             out["dimensioning"] = {
                 "budget": self.budget,
-                "counts": {k: int(v) for k, v in dim.counts.items()},
+                "counts": self.prescribed(),
+                "cost": dim.cost,
                 "half_width_pct": pct(dim.half_width),
                 "default_n": dim.default_n,
                 "default_half_width_pct": pct(dim.default_half_width),
             }
         return out
 
+    def prescribed(self) -> dict[str, int]:
+        """The counts this benchmark's block prescribes, highest first: the
+        dimensioned design with a budget (:attr:`Dimensioning.design_counts`), else
+        the plan's counts (the top level's left to the budget). The text and the JSON
+        are both written from these."""
+        if self.dimensioning is not None:
+            return self.dimensioning.design_counts
+        return {k: int(v) for k, v in self.plan.counts.items()}
+
     def render_lines(self) -> list[str]:
-        """The benchmark's block of the text output."""
+        """The benchmark's block of the text output: the levels, then one row per
+        prescribed count (:meth:`prescribed`)."""
         plan = self.plan
         lines = [] if self.name is None else [
             f"benchmark   {self.name}   {unit_text(self.unit)}".rstrip()
@@ -112,34 +137,60 @@ class PlanRow:
             f"levels      {' > '.join(plan.levels)}"
             + (f"   (dropped: {', '.join(plan.dropped)}, T^2 <= 0)" if plan.dropped else "")
         )
-        levels = list(plan.levels)
-        rows = [(lv, str(n), f" per {levels[levels.index(lv) - 1]}") for lv, n in plan.counts.items()]
-        if not plan.counts:
-            rows.append((levels[0], "", " nothing to optimise: only the number of "
-                         f"{plural(levels[0])} matters (see --budget)"))
-        lines += format_table(_COUNT_TABLE, rows, header=False)
-        dim = self.dimensioning
-        if dim is not None:
-            lines.append(_budget_line(self.budget, dim))
-        return lines
+        if self.dimensioning is None:
+            levels = list(plan.levels)
+            rows = [(lv, str(n), f" per {levels[levels.index(lv) - 1]}")
+                    for lv, n in plan.counts.items()]
+            if not plan.counts:
+                rows.append((levels[0], "", " nothing to optimise: only the number of "
+                             f"{plural(levels[0])} matters (see --budget)"))
+            return lines + format_table(_COUNT_TABLE, rows, header=False)
+        return lines + _budget_lines(self.budget, self.dimensioning, self.prescribed())
 
 
 def _hw_text(x: float) -> str:
     return f"+-{100 * x:.2f} %" if math.isfinite(x) else "no interval"
 
 
-def _budget_line(budget: float, dim: Dimensioning) -> str:
-    """``budget 5000: fork 8 x iteration 2 gives +-1.41 %; one-level default ...``."""
-    counts = " x ".join(f"{k} {v}" for k, v in dim.counts.items())
-    head = f"budget {budget:g}: {counts} gives {_hw_text(dim.half_width)}"
+def _budget_lines(budget: float, dim: Dimensioning, counts: dict[str, int]) -> list[str]:
+    """The text of a dimensioned design: a heading with the budget and what the design
+    costs, one row per level of ``counts`` (:meth:`PlanRow.prescribed`, each dropped
+    level's row saying why it is there), the half-width beside the one-level default,
+    and the plan's own counts when they differ from the prescribed ones."""
+    plan = dim.plan
+    names = list(counts)
+    lines = [f"budget      {budget:g} measurements buy this design (it costs {dim.cost:g})"]
+    rows = []
+    for k, (level, n) in enumerate(counts.items()):
+        per = "" if k == 0 else f" per {names[k - 1]}"
+        if level == plan.outer_level:
+            why = f"   dropped (T^2 <= 0) but kept: an interval needs 2 or more {plural(level)}"
+        elif level in plan.dropped:
+            why = "   dropped (T^2 <= 0): runs once"
+        else:
+            why = ""
+        rows.append((level, str(n), per + why))
+    lines += format_table(_COUNT_TABLE, rows, header=False)
+    gives = f"half-width  {_hw_text(dim.half_width)}"
     top, *low = dim.counts.values()
     if not low:
-        return head  # one level: the design is the default
-    if all(n == 1 for n in low) and top == dim.default_n:
-        return head + " (the one-level default: nothing better fits the budget)"
-    return head + (
-        f"; one-level default ({dim.default_n} samples) {_hw_text(dim.default_half_width)}"
-    )
+        lines.append(gives)  # one level: the design is the default
+    elif all(n == 1 for n in low) and top == dim.default_n:
+        lines.append(gives + " (the one-level default: nothing better fits the budget)")
+    else:
+        lines.append(
+            gives + f"; one-level default ({dim.default_n} samples) "
+            f"{_hw_text(dim.default_half_width)}"
+        )
+    own = {k: int(v) for k, v in plan.counts.items()}
+    if any(counts.get(k) != v for k, v in own.items()):
+        levels = list(plan.levels)
+        text = ", ".join(f"{k} {v} per {levels[levels.index(k) - 1]}" for k, v in own.items())
+        lines.append(
+            f"no budget   {text} (least variance per unit of cost; the counts above "
+            "give the narrowest interval this budget buys)"
+        )
+    return lines
 
 
 @dataclass(frozen=True)

@@ -569,8 +569,9 @@ def drop_warmup(design: Design, source, benchmark, warmup: int | str,
 
     Every lowest-level group (a process's values, a fork's iterations; the whole
     series of a one-level file) is one in-process series. With ``"auto"`` each keeps
-    its last ``kept`` values, ``kept`` being the shortest steady part among the
-    groups that reach a steady state, so that the design stays balanced.
+    its last ``kept`` values so that the design stays balanced (the balancing rule of
+    :func:`esize._warmup.auto_warmup`); groups with no steady state or a shorter one
+    than ``kept``, and more than a quarter of the values dropped, become caveats.
 
     Returns
     -------
@@ -598,20 +599,32 @@ def drop_warmup(design: Design, source, benchmark, warmup: int | str,
                 "kept": rows.shape[1], "not_checked": reason}
         return design, info, (f"warm-up not checked (--warmup auto): {reason}",), None
     try:
-        report = auto_warmup(rows, lower_is_better=lower_is_better)
+        with warnings.catch_warnings():  # the share dropped becomes a caveat below
+            warnings.simplefilter("ignore", EsizeWarning)
+            report = auto_warmup(rows, lower_is_better=lower_is_better)
     except EsizeError as exc:
         raise InputError(source, f"{prefix(benchmark)}--warmup auto: {exc}") from None
     data = np.array(report.trimmed).reshape(*design.shape[:-1], report.kept)
     info = report.as_dict()
-    caveats = ()
+    caveats = []
+    group = _group_name(design)
+    n = rows.shape[0]
     if report.no_steady_state:
-        group = _group_name(design)
-        k, n = len(report.no_steady_state), rows.shape[0]
-        caveats = (
+        k = len(report.no_steady_state)
+        caveats.append(
             f"{k} of {n} {plural(group, n)} reached no steady state (--warmup auto): "
-            f"their last {report.kept} values are kept, but they may still be changing",
+            f"their last {report.kept} values are kept, but they may still be changing"
         )
-    return Design(data, design.levels), info, caveats, rows
+    if report.short_steady_state:
+        k = len(report.short_steady_state)
+        caveats.append(
+            f"{k} of {n} {plural(group, n)} settled later than most "
+            f"(--warmup auto): their last {report.kept} values are kept, reaching back "
+            f"before their cut"
+        )
+    if report.warning:
+        caveats.append(f"--warmup auto: {report.warning}")
+    return Design(data, design.levels), info, tuple(caveats), rows
 
 
 # -- one unit at the top ------------------------------------------------------------------

@@ -38,7 +38,9 @@ def worked_examples() -> dict:
     exact_n1 = math.sqrt(10 * vc2.T2[1] / vc2.T2[0])
     old, new = Design(WQE_OLD, _LEVELS3), Design(WQE_NEW, _LEVELS3)
     ci = mean_ci(old)
-    fi = fieller_ci(old, new)
+    # the paper's rule for two equal designs: Student's t on n - 1 degrees of freedom
+    # (esize itself now uses Welch's for every design)
+    fi = fieller_ci(old, new, df=old.shape[0] - 1)
     vo, vn = variance_components(old), variance_components(new)
     # replicate 1 of tWQEBoot from the indices the text states (0-based)
     rep1 = means_from_indices(

@@ -14,8 +14,9 @@ each variant and each size ``k``, ``comparisons`` times:
   from the variant's builds ("new"), each with all its executions and steady-state
   iterations;
 * compute Fieller's interval for the ratio of means new/old with Student's t
-  quantile (``k - 1`` degrees of freedom, :func:`esize.fieller_ci`'s rule for two
-  systems of ``k`` binaries), the same with the normal quantile, and the percentile
+  quantile (``k - 1`` degrees of freedom, the paper's rule for two systems of ``k``
+  binaries; ``esize.fieller_ci(..., df=k - 1)``), the same with the normal quantile,
+  and the percentile
   bootstrap with the RRR scheme;
 * record the interval.
 
