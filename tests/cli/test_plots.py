@@ -249,3 +249,21 @@ def test_summary_plot_with_automatic_warmup_draws_the_series(tmp_path, capsys):
                         "--plot", out], capsys)
     assert code == 0, err
     assert out.read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize("suffix", [".pdf", ".svg", ".png"])
+def test_saved_plots_carry_no_creation_date(tmp_path, suffix):
+    """PDF and SVG files are byte-reproducible: no date in them, two saves identical."""
+    import time
+
+    from esize.cli._plots import save_figure
+
+    out = []
+    for k in range(2):
+        fig = compare_figure(compare_rows(3), threshold=0.02, alpha=0.05)
+        p = tmp_path / f"plot{k}{suffix}"
+        save_figure(fig, p)
+        out.append(p.read_bytes())
+        time.sleep(1.1)
+    assert out[0] == out[1]
+    assert b"CreationDate" not in out[0]

@@ -25,6 +25,13 @@ __all__ = [
     "warmup_figure","PLOT_SUFFIXES", "PLOT_DPI", "compare_figure", "summary_figure", "save_figure"]
 
 PLOT_SUFFIXES = (".png", ".pdf", ".svg")
+
+
+def fixed_metadata(fmt: str) -> dict | None:
+    """Metadata that keeps a saved figure byte-reproducible: matplotlib stamps PDFs
+    with ``/CreationDate`` and SVGs with a date unless told not to (None removes the
+    entry); PNGs carry only the matplotlib version."""
+    return {"pdf": {"CreationDate": None}, "svg": {"Date": None}}.get(fmt.lower())
 #: Resolution of the raster figures written by :func:`save_figure`.
 PLOT_DPI = 150
 #: From this many rows on, one row per benchmark in a small font (a forest plot).
@@ -579,5 +586,9 @@ def save_figure(fig, path: str | os.PathLike) -> None:
     if suffix not in PLOT_SUFFIXES:
         raise EsizeError(f"{p}: plots are written as {', '.join(PLOT_SUFFIXES)}, not {suffix or 'no extension'}")
     buf = io.BytesIO()
-    fig.savefig(buf, format=suffix[1:], dpi=PLOT_DPI)
+    import matplotlib
+
+    # a fixed salt for the SVG's element ids, which are random otherwise
+    with matplotlib.rc_context({"svg.hashsalt": "esize"}):
+        fig.savefig(buf, format=suffix[1:], dpi=PLOT_DPI, metadata=fixed_metadata(suffix[1:]))
     write_output(p, buf.getvalue())

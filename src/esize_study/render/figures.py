@@ -36,6 +36,9 @@ import numpy as np  # noqa: E402
 
 from esize._atomic import atomic_write  # noqa: E402
 
+#: Metadata that keeps a saved figure byte-reproducible: no creation date in PDFs or SVGs.
+FIXED_METADATA = {"pdf": {"CreationDate": None}, "svg": {"Date": None}}
+
 from ..paper import numbers as paper  # noqa: E402
 from . import registry  # noqa: E402
 
@@ -74,6 +77,7 @@ STYLE = {
     "image.cmap": "RdBu",
     "savefig.dpi": 150,
     "savefig.bbox": "tight",
+    "svg.hashsalt": "esize",  # SVG element ids without randomness
 }
 
 #: Line styles that stay distinguishable in grey scale.
@@ -229,7 +233,8 @@ def save(fig, *paths: str | os.PathLike) -> None:
     with matplotlib.rc_context(STYLE):
         for p in paths:
             buf = io.BytesIO()
-            fig.savefig(buf, format=Path(p).suffix.lstrip(".").lower())
+            fmt = Path(p).suffix.lstrip(".").lower()
+            fig.savefig(buf, format=fmt, metadata=FIXED_METADATA.get(fmt))
             atomic_write(p, buf.getvalue())
     plt.close(fig)
 
