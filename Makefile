@@ -47,12 +47,12 @@ test: $(STAMP)
 # The reproduction at its default (paper) scale; outputs in results/, logs in logs/.
 reproduce: $(STAMP)
 	$(CHECK_CONFIG) $(BASE_CONFIG) $(CONFIG)
-	$(SNAKEMAKE) --configfile $(CONFIG) $(ARGS)
+	$(SNAKEMAKE) $(ARGS) --configfile $(CONFIG)
 
 # The same pipeline on tiny data (what the tests run).
 reproduce-test: $(STAMP)
 	$(CHECK_CONFIG) config/config.yaml config/test.yaml
-	$(SNAKEMAKE) --configfile config/test.yaml $(ARGS)
+	$(SNAKEMAKE) $(ARGS) --configfile config/test.yaml
 
 # Your datasets alone, each analysed on its own (esize_study.analysis): CONFIG on top
 # of config/analyse-defaults.yaml (mode: analyse), replacing config/config.yaml.

@@ -154,3 +154,14 @@ def test_licence_is_the_mit_text_and_matches_the_metadata():
     assert _pyproject(ROOT / "src" / "esize_study" / "pyproject.toml")["project"]["license"] == "MIT"
     meta = metadata.metadata("esize")
     assert (meta.get("License-Expression") or meta.get("License")) == "MIT"
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+@pytest.mark.parametrize("target", ["reproduce", "reproduce-test"])
+def test_a_named_output_reaches_snakemake_as_a_target(target):
+    """ARTIFACT.md's `make reproduce ARGS="results/.../variations.md"`: the output must
+    not land after `--configfile`, which would read it as a configuration file."""
+    out = subprocess.run(["make", "-n", target, "ARGS=results/x/tables/variations.md"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60).stdout
+    line = next(ln for ln in out.splitlines() if "snakemake" in ln and "--configfile" in ln)
+    assert line.index("results/x/tables/variations.md") < line.index("--configfile")
