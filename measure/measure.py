@@ -1090,12 +1090,11 @@ def software_info(cfg: Mapping) -> dict:
     }
 
 
-def _guard_summary(cfg: Mapping, frame, ri: Mapping, design: Mapping) -> tuple[dict, dict]:
+def _guard_summary(cfg: Mapping, per, ri: Mapping, design: Mapping) -> tuple[dict, dict]:
     """Provenance's ``guard`` (what was discarded and re-run) and ``interference``
     (per process: others' share of a CPU, steal, wall / CPU) entries."""
     g = dict(ri.get("guard") or {})
     pre = ri.get("preflight")
-    per = frame.groupby("order").first()
     guard = {
         "rule": "a process is clean when others used at most others_share of one CPU and "
                 "steal took at most steal_share of its wall time (each beyond "
@@ -1195,8 +1194,9 @@ def collect(cfg: Mapping, manifests: Sequence[str | Path], runs: str | Path,
         "unit": "seconds", "fields": COSTS_README, "sets": cost,
         "totals": {"build_seconds": total_build, "run_wall_seconds": ri["wall_seconds"],
                    "processes": ri["processes"]}})
-    load = frame.groupby("order")[["load_before", "load_after"]].first()
-    guard, inter = _guard_summary(cfg, frame, ri, design)
+    per = frame.groupby("order").first()  # one row per process
+    load = per[["load_before", "load_after"]]
+    guard, inter = _guard_summary(cfg, per, ri, design)
     prov = {
         "dataset": cfg["name"],
         "design": {"levels": ["binary", "execution", "iteration"], "mode": design.get("mode"),

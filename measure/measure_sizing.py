@@ -102,19 +102,17 @@ def upper_variance(s2: float, df: int, confidence: float = PLAN_CONFIDENCE) -> f
     return float(s2) * df / float(chi2.ppf(1.0 - confidence, df))
 
 
-def _predict(est: Mapping, budget: float, fraction: float) -> tuple[list[int], float]:
-    """Counts (builds, executions, steady iterations) and the predicted relative
-    half-width of a ratio for ``budget`` steady-iteration units."""
+def _predict(est: Mapping, budget: float, fraction: float) -> list[int]:
+    """Counts (builds, executions, steady iterations) :func:`esize.dimension` gives for
+    ``budget`` steady-iteration units (the half-width is recomputed for the counts
+    finally run, :func:`predicted_half_width`)."""
     from esize import dimension
 
     keep = 1.0 - fraction
     costs = [keep * est["build_iterations"], keep * est["execution_iterations"]]
-    d = dimension(est["plan_t2"], costs, budget, mean=est["mean"],
-                  levels=("binary", "execution", "iteration"))
-    c = d.counts
-    counts = [int(c.get("binary", 1)), int(c.get("execution", 1)),
-              int(c.get("iteration", 1))]
-    return counts, math.sqrt(2.0) * d.half_width
+    c = dimension(est["plan_t2"], costs, budget, mean=est["mean"],
+                  levels=("binary", "execution", "iteration")).counts
+    return [int(c.get("binary", 1)), int(c.get("execution", 1)), int(c.get("iteration", 1))]
 
 
 def _clip(counts: Sequence[int], lo: Mapping, hi: Mapping) -> list[int]:
@@ -122,7 +120,7 @@ def _clip(counts: Sequence[int], lo: Mapping, hi: Mapping) -> list[int]:
     return [int(min(max(n, lo[k]), hi[k])) for n, k in zip(counts, keys)]
 
 
-def seconds_of(est: Mapping, counts: Sequence[int], fraction: float) -> float:
+def seconds_of(est: Mapping, counts: Sequence[int]) -> float:
     """Measuring time of one set with ``counts`` = (builds, executions, iterations
     per process, warm-up included), in seconds, from the pilot's costs."""
     b, e, n = counts
@@ -159,9 +157,9 @@ def size_program(est: Mapping, target: float, fraction: float, lo: Mapping, hi: 
     b_hi = max(b_lo, keep * max_seconds / est["mean"])
 
     def design(budget):
-        counts, _ = _predict(est, budget, fraction)
+        counts = _predict(est, budget, fraction)
         full = _clip([counts[0], counts[1], total_iterations(counts[2], fraction)], lo, hi)
-        return full, predicted_half_width(est, full, fraction), seconds_of(est, full, fraction)
+        return full, predicted_half_width(est, full, fraction), seconds_of(est, full)
 
     def bisect(good, bad, ok):
         """Between log-budgets ``good`` (ok holds) and ``bad`` (it does not), the one
@@ -192,7 +190,7 @@ def size_program(est: Mapping, target: float, fraction: float, lo: Mapping, hi: 
             "target_half_width_pct": 100 * target,
             "predicted_half_width_pct": 100 * hw,
             "target_reached": reached,
-            "seconds_per_set": seconds_of(est, counts, fraction)}
+            "seconds_per_set": seconds_of(est, counts)}
 
 
 def size_all(estimates: Mapping[str, Mapping], targets: Mapping[str, float],

@@ -25,6 +25,7 @@ import esize as ez
 from esize.cli import main
 from esize.cli.plan import PlanRow
 from esize.readers.units import UnitInfo
+from strategies import FOUR_LEVEL_T2, THREE_COSTS
 
 from .helpers import cli, cli_json, write_csv
 
@@ -153,12 +154,7 @@ def _check_row(row: PlanRow) -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(
-    t2=st.lists(st.one_of(st.floats(-1.0, -1e-6), st.floats(1e-4, 100.0)),
-                min_size=4, max_size=4),
-    costs=st.lists(st.floats(0.5, 3000.0), min_size=3, max_size=3),
-    units=st.floats(2.0, 60.0),
-)
+@given(t2=FOUR_LEVEL_T2, costs=THREE_COSTS, units=st.floats(2.0, 60.0))
 def test_text_and_json_name_the_same_counts(t2, costs, units):
     # four levels, any of the upper three possibly dropped, a budget that pays for 2
     # or more top units of the cheapest design

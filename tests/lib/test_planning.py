@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import esize as ez
+from strategies import FOUR_LEVEL_T2, THREE_COSTS
 
 
 def _h(counts_low, s, c):
@@ -499,12 +500,7 @@ def test_variance_objective_budget_below_two_top_units_is_an_error():
 
 
 @settings(max_examples=300, deadline=None)
-@given(
-    t2=st.lists(st.one_of(st.floats(-1.0, -1e-6), st.floats(1e-4, 100.0)),
-                min_size=4, max_size=4),
-    costs=st.lists(st.floats(0.5, 3000.0), min_size=3, max_size=3),
-    units=st.floats(0.5, 40.0),
-)
+@given(t2=FOUR_LEVEL_T2, costs=THREE_COSTS, units=st.floats(0.5, 40.0))
 def test_variance_objective_half_width_is_finite(t2, costs, units):
     # four levels, any of the upper three possibly dropped; the budget pays for
     # `units` top units of the cheapest design (one unit of every level)

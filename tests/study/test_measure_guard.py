@@ -7,7 +7,6 @@ nothing depends on how busy the machine running the tests is.
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import sys
 from pathlib import Path
@@ -18,18 +17,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 MEASURE = ROOT / "measure"
 sys.path.insert(0, str(MEASURE))
+import measure as M  # noqa: E402
 import measure_guard as G  # noqa: E402
 import measure_sizing as Z  # noqa: E402
 
-
-def _module():
-    spec = importlib.util.spec_from_file_location("esize_measure_g", MEASURE / "measure.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-M = _module()
 TICK = 0.01
 
 

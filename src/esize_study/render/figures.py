@@ -35,9 +35,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from esize._atomic import atomic_write  # noqa: E402
-
-#: Metadata that keeps a saved figure byte-reproducible: no creation date in PDFs or SVGs.
-FIXED_METADATA = {"pdf": {"CreationDate": None}, "svg": {"Date": None}}
+from esize.cli._plots import fixed_metadata  # noqa: E402
 
 from ..paper import numbers as paper  # noqa: E402
 from . import registry  # noqa: E402
@@ -234,7 +232,7 @@ def save(fig, *paths: str | os.PathLike) -> None:
         for p in paths:
             buf = io.BytesIO()
             fmt = Path(p).suffix.lstrip(".").lower()
-            fig.savefig(buf, format=fmt, metadata=FIXED_METADATA.get(fmt))
+            fig.savefig(buf, format=fmt, metadata=fixed_metadata(fmt))
             atomic_write(p, buf.getvalue())
     plt.close(fig)
 
