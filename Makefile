@@ -71,6 +71,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_compare.py
 	$(BIN)/python benchmarks/bench_warmup.py
 	$(BIN)/python benchmarks/bench_study_engine.py
+	$(BIN)/python benchmarks/bench_tidy.py
 
 clean-venv:
 	rm -rf $(VENV)
@@ -84,14 +85,19 @@ $(CFFCONVERT):
 	$(VENV)/cffconvert/bin/python -m pip install --quiet 'cffconvert>=2.0,<3'
 test: $(CFFCONVERT)
 
-# One tarball for deposit (e.g. on Zenodo): dist/esize-<version>.tar.gz with the
-# source as committed at HEAD (committed data included), the results of the pipeline
-# run with ARCHIVE_CONFIG, VERSION_INFO.json (commit, tag, dirty, version, date) and a
-# SHA256SUMS manifest (`sha256sum -c SHA256SUMS` in the unpacked directory). Release
-# first: set the version, commit, `git tag v<version>`, `make reproduce`; the target
-# warns when HEAD is not tagged and refuses results made by other code or config.
+# One tarball for deposit (e.g. on Zenodo): dist/esize-<version>-<config>.tar.gz
+# (<config>: ARCHIVE_CONFIG's file name without folder and extension, so `config` for
+# the paper scale, `test` for the tiny one) with the source as committed at HEAD
+# (committed data included), the results of the pipeline run with ARCHIVE_CONFIG less
+# the intermediates it remakes in seconds (esize_study.artifact.archive.INTERMEDIATES:
+# steady/*.npz, sim/false_alarm_comparisons.parquet), CITATION.bib, VERSION_INFO.json
+# (commit, tag, dirty, version, date, what was left out) and a SHA256SUMS manifest
+# (`sha256sum -c SHA256SUMS` in the unpacked directory); it ends by printing the size.
+# Release first: set the version, commit, `git tag v<version>`, `make reproduce`; the
+# target warns when HEAD is not tagged and refuses results made by other code or config.
 #   make archive                                   after make reproduce
 #   make archive ARCHIVE_CONFIG=config/test.yaml   after make reproduce-test (tiny)
+#   make archive ARCHIVE_ARGS=--with-intermediates keep the intermediates too
 #   make archive ARCHIVE_ARGS=--allow-stale        archive mismatched results anyway
 ARCHIVE_CONFIG ?= config/config.yaml
 ARCHIVE_ARGS ?=
@@ -114,9 +120,9 @@ measure-tiny: $(STAMP)
 # single-node SLURM started on this machine (workflow/cluster/local-slurm.sh: root,
 # Debian's slurm-wlm, munge, slurmdbd and MariaDB, installed with apt if missing),
 # checked against a local run: every job submitted with sbatch and COMPLETED in sacct,
-# every output file byte-identical. Stops the cluster afterwards. The tests run it
-# (tests/study/test_cluster.py) only where sbatch and the plugin are installed, which
-# `make test` does not install.
+# every output file byte-identical. Stops the cluster afterwards. `.ci/run` runs it
+# after `make test`; the tests run it (tests/study/test_cluster.py) only where sbatch
+# and the plugin are installed, and not under `make test`.
 test-cluster: $(STAMP)
 	@$(BIN)/python -c "import snakemake_executor_plugin_slurm" 2>/dev/null \
 		|| $(BIN)/python -m pip install --quiet -e 'src/esize_study[cluster]'

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -165,3 +166,138 @@ def test_a_named_output_reaches_snakemake_as_a_target(target):
                          cwd=ROOT, capture_output=True, text=True, timeout=60).stdout
     line = next(ln for ln in out.splitlines() if "snakemake" in ln and "--configfile" in ln)
     assert line.index("results/x/tables/variations.md") < line.index("--configfile")
+
+
+# -- BibTeX ---------------------------------------------------------------------------
+
+
+def test_generated_bibtex_has_the_version_and_the_year_of_the_release():
+    from esize_study.artifact import citation
+
+    cff = _citation()
+    version = _pyproject(ROOT / "pyproject.toml")["project"]["version"]
+    # date-released is the date CHANGELOG.md gives the current version
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    dated = re.search(rf"^## {re.escape(version)} \((\d{{4}}-\d\d-\d\d)\)", changelog, re.M)
+    assert dated, f"CHANGELOG.md has no dated heading for {version}"
+    assert str(cff["date-released"]) == dated.group(1)
+    bib = citation.bibtex_of_cff((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    software = bib.split("\n\n")[0]
+    assert software.startswith("@software{")
+    assert f"  version = {{{version}}},\n" in software
+    assert f"  year = {dated.group(1)[:4]},\n" in software
+    assert "  month = " + citation.MONTHS[int(dated.group(1)[5:7]) - 1] + ",\n" in software
+    assert "  author = {{esize developers}},\n" in software  # an entity, never split
+    paper = bib.split("\n\n")[1]
+    assert paper.startswith("@techreport{") and "  year = 2012,\n" in paper
+    assert "  author = {Kalibera, Tomas and Jones, Richard E.},\n" in paper
+
+
+def test_bibtex_without_a_date_is_refused_in_one_line(tmp_path):
+    cff = _citation()
+    del cff["date-released"]
+    bad = tmp_path / "CITATION.cff"
+    bad.write_text(yaml.safe_dump(cff), encoding="utf-8")
+    res = subprocess.run([sys.executable, "-m", "esize_study.artifact.citation", str(bad)],
+                         capture_output=True, text=True, timeout=60)
+    assert res.returncode == 2 and res.stdout == ""
+    assert res.stderr == f"esize: error: {bad}: no date-released: the BibTeX entry needs its year\n"
+
+
+def test_cffconvert_bibtex_has_the_year(cffconvert):
+    """What the README's `cffconvert -f bibtex` prints (it has no field for the version)."""
+    res = subprocess.run([cffconvert, "-f", "bibtex", "-i", str(ROOT / "CITATION.cff")],
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert f"year = {{{str(_citation()['date-released'])[:4]}}}" in res.stdout
+
+
+# -- every command of ARTIFACT.md -----------------------------------------------------
+#
+# Each command ARTIFACT.md shows is run here, or its dry run: `make` targets that run
+# Snakemake with --dry-run added to ARGS (the configuration check and Snakemake's plan
+# run for real), other `make` targets with `make -n`; the rest by the test named in
+# OTHER_COMMANDS. The shell blocks are run by tests/study/test_archive.py on the tiny
+# tarball. A command added to ARTIFACT.md without a test fails here.
+
+ARTIFACT = ROOT / "ARTIFACT.md"
+SHELL_WORDS = {"make", "bash", "sh", "sha256sum", "tar", "cd", "git", "python", "snakemake",
+               "rm", "pip", "cffconvert"}
+#: Snakemake-running targets: dry-run through make
+SNAKEMAKE_TARGETS = {"reproduce", "reproduce-test", "analyse"}
+#: command -> (test file, the test function or fixture that runs it)
+OTHER_COMMANDS = {
+    "git archive": ("tests/study/test_archive.py", "def tarball("),
+    "git tag v<version>": ("tests/study/test_archive.py", "def tarball("),
+    "sha256sum -c SHA256SUMS": ("tests/study/test_archive.py", "def unpacked("),
+    "python -m esize_study.artifact.citation": (
+        "tests/test_artifact.py", "def test_bibtex_without_a_date_is_refused_in_one_line("),
+    "bash .ci/run": ("tests/test_artifact.py", "def test_ci_runs_the_tests_then_the_cluster_test("),
+}
+#: the blocks (by their first word) -> the test that runs them
+BLOCKS = {"tar": "def unpacked(", "tables=": "def test_unpacked_tree_without_git_reproduces("}
+
+
+def _artifact_commands() -> list[str]:
+    text = ARTIFACT.read_text(encoding="utf-8")
+    prose = re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)
+    spans = re.findall(r"`([^`\n]+)`", prose)
+    commands = [s for s in spans if " " in s and s.split()[0] in SHELL_WORDS]
+    return list(dict.fromkeys(commands))
+
+
+def _make_commands() -> list[list[str]]:
+    return [shlex.split(c)[1:] for c in _artifact_commands() if c.startswith("make ")]
+
+
+def test_artifact_md_commands_are_all_tested():
+    commands = _artifact_commands()
+    assert len(commands) > 10  # the collection works
+    for c in commands:
+        if c.startswith("make "):
+            continue  # run below
+        assert c in OTHER_COMMANDS, f"ARTIFACT.md shows `{c}`: no test runs it"
+        path, where = OTHER_COMMANDS[c]
+        assert where in (ROOT / path).read_text(encoding="utf-8"), (c, path, where)
+    blocks = re.findall(r"^```sh\n(.*?)^```", ARTIFACT.read_text(encoding="utf-8"), re.S | re.M)
+    assert len(blocks) == len(BLOCKS)
+    archive_tests = (ROOT / "tests" / "study" / "test_archive.py").read_text(encoding="utf-8")
+    for block in blocks:
+        first = next(w for w in BLOCKS if block.split()[0].startswith(w))
+        assert BLOCKS[first] in archive_tests and f'_block("{first}")' in archive_tests
+
+
+def _make(*args: str, timeout: int = 600) -> subprocess.CompletedProcess:
+    return subprocess.run(["make", f"VENV={sys.prefix}", "-o", f"{sys.prefix}/.installed",
+                           *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+@pytest.mark.parametrize("words", _make_commands(), ids=" ".join)
+def test_artifact_md_make_command_dry_run(words):
+    target = next(w for w in words if "=" not in w)
+    settings = [w for w in words if "=" in w]
+    if target in SNAKEMAKE_TARGETS:
+        args = next((w.split("=", 1)[1] for w in settings if w.startswith("ARGS=")), "")
+        others = [w for w in settings if not w.startswith("ARGS=")]
+        # forced, so that the plan is the whole one whatever results exist here
+        res = _make(target, *others, f"ARGS=--dry-run --nolock --forceall {args}".strip())
+        assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
+        assert re.search(r"^total\s+\d+$", res.stdout, re.M), res.stdout[-2000:]
+        for named in args.split():  # a named output is planned as a target
+            assert named in res.stdout
+    else:
+        res = _make("-n", target, *settings, timeout=60)
+        assert res.returncode == 0, res.stderr
+        assert res.stdout.strip(), f"make -n {target} would run nothing"
+
+
+def test_ci_runs_the_tests_then_the_cluster_test():
+    """`bash .ci/run` (not run here: it runs these tests): valid bash, `make test`
+    first, then `make test-cluster`, which is skipped with a message where it cannot run."""
+    script = ROOT / ".ci" / "run"
+    assert subprocess.run(["bash", "-n", str(script)], capture_output=True).returncode == 0
+    lines = [ln.strip() for ln in script.read_text(encoding="utf-8").splitlines()]
+    assert lines.index("make test") < lines.index("make test-cluster")
+    assert sum("skipping make test-cluster" in ln for ln in lines) == 2

@@ -1,5 +1,6 @@
 """Threshold decisions on a confidence interval for the ratio new/old, and the
-ratio in words (:func:`describe`: percentages below a factor 2, factors from 2 on).
+ratio in words (:func:`describe`: percentages while every value is within a factor 2
+of no change, factors for the whole sentence once one is not).
 
 A ratio below 1 means the new system takes less time (it is faster) when the
 measured quantity is a time; for rates (higher is better) the words swap, which
@@ -200,25 +201,29 @@ def describe(
 
     Notes
     -----
-    Each of the three values (estimate, then the limit least in the estimate's
-    direction, then the one most in it) is worded on its own:
+    The three values (estimate, then the limit least in the estimate's direction,
+    then the one most in it) are worded in one unit, so that an interval never
+    runs from a percentage to a factor:
 
-    * a change of less than a factor 2 is a percentage of the old value of the
-      measured quantity: for times, "x % faster" is ``1 - ratio`` (x % less
-      time) and "x % slower" is ``ratio - 1`` (x % more time); for rates,
-      "x % faster" is ``ratio - 1`` (x % more operations per unit of time) and
-      "x % slower" is ``1 - ratio``;
-    * a change of a factor 2 or more is that factor, the larger of the two
-      values over the smaller: for times "Nx faster" is ``1 / ratio`` and
-      "Nx slower" is ``ratio``; for rates the other way round.
+    * while all three are changes of less than a factor 2, each is a percentage of
+      the old value of the measured quantity: for times, "x % faster" is
+      ``1 - ratio`` (x % less time) and "x % slower" is ``ratio - 1`` (x % more
+      time); for rates, "x % faster" is ``ratio - 1`` (x % more operations per
+      unit of time) and "x % slower" is ``1 - ratio``;
+    * once one of them is a change of a factor 2 or more (or unbounded), each is a
+      factor, the larger of the two values over the smaller: for times "Nx faster"
+      is ``1 / ratio`` and "Nx slower" is ``ratio``; for rates the other way round.
+      A time that went from 100 to 64 with an interval reaching 0.457 reads "1.56x
+      faster (95 % CI 1.02x .. 2.19x)", not "35.82 % faster (95 % CI 1.52 % ..
+      2.19x)".
 
-    The two meet without a jump at the factor 2: a time ratio of 0.5 (half the
-    time) is "2.00x faster", 0.51 is "49.00 % faster" (49 % less time) and the
-    percentages of "faster" times never exceed 50 %; a time ratio of 1.99 is
-    "99.00 % slower" and 2 is "2.00x slower". A ratio within a relative
-    :math:`10^{-12}` of 1 is "no change" (the estimate reads "the same as old").
-    A limit at zero or below (times) or at infinity reads "∞x": the data
-    cannot bound the change in that direction.
+    The two meet at the factor 2: a time ratio of 0.5 (half the time) is "2.00x
+    faster", 0.51 is "49.00 % faster" (49 % less time), so the percentages of
+    "faster" times never exceed 50 %; a time ratio of 1.99 is "99.00 % slower" and
+    2 is "2.00x slower". A ratio within a relative :math:`10^{-12}` of 1 is "no
+    change" (the estimate reads "the same as old") in either unit. A limit at zero
+    or below (times) or at infinity reads "∞x": the data cannot bound the change
+    in that direction.
 
     When both limits lie on the estimate's side of 1 the word is said once,
     after the estimate; otherwise every value carries its own word. A NaN or
@@ -230,17 +235,20 @@ def describe(
         return f"ratio new/old = {number_text(ratio)}; the {conf} interval is unbounded"
     if math.isnan(ratio) or ratio < 0.0:
         return f"ratio new/old = {number_text(ratio)}: the change is undefined"
-    amount, word = _change(ratio, lower_is_better)
-    head = "new is the same as old" if word == _NO_CHANGE else f"new is {amount} {word}"
     if math.isnan(lower) or math.isnan(upper):
+        amount, word = _change(ratio, lower_is_better)
+        head = "new is the same as old" if word == _NO_CHANGE else f"new is {amount} {word}"
         return f"{head} ({conf} CI undefined)"
     lo, hi = sorted((lower, upper))
+    factors = any(_large(r) for r in (ratio, lo, hi))  # one unit for the whole sentence
+    amount, word = _change(ratio, lower_is_better, factors)
+    head = "new is the same as old" if word == _NO_CHANGE else f"new is {amount} {word}"
     # least in the estimate's direction first: for a time that got faster, the
     # upper limit of the ratio is the smaller speed-up
     towards_lower = (word == "faster") == lower_is_better
     first, second = (hi, lo) if word != _NO_CHANGE and towards_lower else (lo, hi)
-    a1, w1 = _change(first, lower_is_better)
-    a2, w2 = _change(second, lower_is_better)
+    a1, w1 = _change(first, lower_is_better, factors)
+    a2, w2 = _change(second, lower_is_better, factors)
     if word != _NO_CHANGE and w1 == w2 == word:
         return f"{head} ({conf} CI {a1} .. {a2})"
     if w1 == w2 == _NO_CHANGE:
@@ -266,9 +274,11 @@ def wording_note(*, lower_is_better: bool = True) -> str:
     """
     if lower_is_better:
         return ("for times, x % faster (slower) means x % less (more) time than old, "
-                "and from 2x on Nx faster (slower) means N times less (more) time")
+                "and Nx faster (slower) N times less (more) time; a description is in "
+                "factors when any of its values is 2x or more")
     return ("for rates, x % faster (slower) means an x % higher (lower) rate than old, "
-            "and from 2x on Nx faster (slower) means an N times higher (lower) rate")
+            "and Nx faster (slower) an N times higher (lower) rate; a description is "
+            "in factors when any of its values is 2x or more")
 
 
 def number_text(x: float, decimals: int = 4) -> str:
@@ -296,9 +306,21 @@ def _phrase(amount: str, word: str) -> str:
     return word if word == _NO_CHANGE else f"{amount} {word}"
 
 
-def _change(r: float, lower_is_better: bool) -> tuple[str, str]:
+def _large(r: float) -> bool:
+    """Whether a ratio is a change of a factor 2 or more (or unbounded) either way,
+    which :func:`describe` words as a factor."""
+    if math.isnan(r):
+        return False
+    return r <= 0.0 or math.isinf(r) or max(r, 1.0 / r) >= 2.0
+
+
+def _change(r: float, lower_is_better: bool, factor_unit: bool | None = None
+            ) -> tuple[str, str]:
     """``(amount, word)`` of one ratio new/old: ``("15.8x", "faster")``,
-    ``("3.10 %", "slower")`` or ``("", "no change")`` (see :func:`describe`)."""
+    ``("3.10 %", "slower")`` or ``("", "no change")`` (see :func:`describe`).
+
+    ``factor_unit`` True words the change as a factor, False as a percentage (the
+    ratio is then less than a factor 2 from 1), None by its own size."""
     if abs(r - 1.0) <= RELATIVE_TOLERANCE:
         return "", _NO_CHANGE
     up = r > 1.0  # the measured quantity grew
@@ -306,7 +328,9 @@ def _change(r: float, lower_is_better: bool) -> tuple[str, str]:
     if r <= 0.0 or math.isinf(r):
         return "∞x", word
     factor = r if up else 1.0 / r
-    if factor >= 2.0:
+    if factor_unit is None:
+        factor_unit = factor >= 2.0
+    if factor_unit:
         return f"{_factor_text(factor)}x", word
     pct = 100.0 * ((r - 1.0) if up else (1.0 - r))
     return f"{pct:.2f} %", word

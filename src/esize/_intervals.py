@@ -120,8 +120,10 @@ def critical_value(alpha: float, df: float | None = None) -> float:
     :math:`-q_{\alpha/2}`, because :math:`1 - \alpha/2` loses the digits of a small
     ``alpha`` (and is exactly 1 below about :math:`10^{-16}`). For the usual
     levels (``alpha`` of 0.1, 0.05 or 0.01) and whole ``df`` up to 400 they are read
-    from a table of those same values made once, which spares the import of
-    ``scipy.special`` (see :mod:`esize._qtable`).
+    from a table of those same values made once, and for any other ``alpha`` down to
+    :math:`10^{-12}` and any real ``df`` they are computed without scipy
+    (:mod:`esize._tdist`, equal to scipy's to about :math:`10^{-13}`): a comparison
+    never pays for the import of ``scipy.special`` (see :mod:`esize._qtable`).
 
     Raises
     ------
@@ -135,6 +137,12 @@ def critical_value(alpha: float, df: float | None = None) -> float:
     tabled = _tabled_quantile(alpha, df)
     if tabled is not None:
         return tabled
+    if alpha >= 1e-12:  # any df, computed without scipy (esize._tdist)
+        from ._tdist import normal_quantile, t_quantile
+
+        p = 1.0 - alpha / 2.0 if alpha >= 1e-6 else alpha / 2.0
+        q = normal_quantile(p) if df is None else t_quantile(p, float(df))
+        return q if alpha >= 1e-6 else -q
     from scipy.special import ndtri, stdtrit  # here, so that `import esize` stays light
 
     if alpha >= 1e-6:

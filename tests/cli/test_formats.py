@@ -263,8 +263,11 @@ def test_gbench_failed_and_aggregate_only(tmp_path, capsys):
     assert_one_line_error(*cli(["summary", agg], capsys), file=agg, words=["aggregates_only"])
     one = write_json(tmp_path / "one.json", {"context": {}, "benchmarks": [
         e for e in gbench_results("old")["benchmarks"] if e.get("repetition_index") == 0]})
-    line = assert_one_line_error(*cli(["summary", one], capsys), file=one, words=["at least 2"])
+    line = assert_one_line_error(*cli(["plan", one, "--budget", "20"], capsys), file=one,
+                                 words=["at least 2"])
     assert "BM_Sort/1024" in line
+    code, text, _ = cli(["summary", one], capsys)  # summary shows the single values
+    assert code == 0 and text.count("\nvalue       ") == 3
 
 
 def test_gbench_plan_needs_no_costs(harness, capsys):
@@ -405,7 +408,6 @@ def test_tidy_balance_truncate(tmp_path, capsys):
         ([{"benchmark": "a.B.m", "mode": "avgt", "primaryMetric": {"scoreUnit": "ns/op",
           "rawData": [[1.0, -2.0], [1.0, 2.0]]}}], ["a.B.m", "non-positive"]),
         ({"results": [{"command": "sleep 1", "mean": 1.0}]}, ["sleep 1", "times"]),
-        ({"results": [{"command": "sleep 1", "times": [1.0]}]}, ["sleep 1", "at least 2"]),
         ({"benchmarks": [{"metadata": {"name": "bm"}, "runs": [{"warmups": [[1, 1.0]]}]}]},
          ["bm", "no run has values"]),
     ],
@@ -416,6 +418,15 @@ def test_bad_harness_files_one_line(tmp_path, capsys, doc, words):
     line = assert_one_line_error(*cli(["summary", p], capsys), file=p)
     for w in words:
         assert w.lower() in line.lower(), line
+
+
+def test_one_run_is_shown_by_summary_and_refused_by_plan(tmp_path, capsys):
+    p = tmp_path / "one.json"
+    p.write_text(json.dumps({"results": [{"command": "sleep 1", "times": [1.0]}]}))
+    line = assert_one_line_error(*cli(["plan", p, "--budget", "10"], capsys), file=p)
+    assert "sleep 1" in line and "at least 2" in line
+    code, text, _ = cli(["summary", p], capsys)
+    assert code == 0 and "\nvalue       1\n" in text and "--runs 5 or more" in text
 
 
 def test_tidy_only_options_rejected_for_json(harness, capsys):

@@ -267,3 +267,66 @@ def test_saved_plots_carry_no_creation_date(tmp_path, suffix):
         time.sleep(1.1)
     assert out[0] == out[1]
     assert b"CreationDate" not in out[0]
+
+
+@pytest.mark.parametrize("path, label", [
+    ("runs/fft.parquet", "fft"), ("a/b/bench.json.gz", "bench"), ("hash-new.csv", "hash-new"),
+    ("data/v1.2-run", "v1.2-run"), ("-", "data"), (".csv", ".csv")])
+def test_a_nameless_benchmark_is_called_after_its_file(path, label):
+    from esize.cli._plots import file_label, nameless_label
+
+    assert file_label(path) == label
+    assert nameless_label(path) == label
+    assert nameless_label("new/fft.csv", "old/fft.csv") == "fft"
+    assert nameless_label("x/hash-new.csv", "x/hash-old.csv") == "hash-new / hash-old"
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "analyse" / "data"
+
+
+@pytest.fixture
+def drawn(monkeypatch):
+    """The figures the command line saves, kept instead of written."""
+    import esize.cli._plots as plots
+
+    figs = []
+    monkeypatch.setattr(plots, "save_figure", lambda fig, path: figs.append(fig))
+    return figs
+
+
+def test_cli_plots_name_a_nameless_benchmark_after_its_file_not_its_folder(
+        tmp_path, capsys, drawn):
+    """A tidy CSV names no benchmark: the figures say the file's name (hash-new), not
+    "data" (which reads as the folder the file is in)."""
+    from .helpers import cli
+
+    new, old = EXAMPLES / "hash-new.csv", EXAMPLES / "hash-old.csv"
+    assert cli(["summary", new, "--warmup", "auto", "--plot", tmp_path / "w.png"], capsys)[0] == 0
+    assert cli(["summary", new, "--plot", tmp_path / "s.png"], capsys)[0] == 0
+    assert cli(["compare", old, new, "--plot", tmp_path / "c.png"], capsys)[0] == 0
+    warm, summ, comp = (f.axes[0] for f in drawn)
+    assert warm.get_title().startswith("hash-new: 30 executions")
+    assert [t.get_text() for t in summ.get_xticklabels()] == ["hash-new"]
+    assert [t.get_text() for t in comp.get_yticklabels()] == ["hash-new / hash-old"]
+    for ax in (warm, summ, comp):
+        texts = [ax.get_title()] + [t.get_text() for t in ax.get_xticklabels()
+                                    + ax.get_yticklabels()]
+        assert "data" not in texts and not any(t.startswith("data:") for t in texts)
+
+
+@pytest.mark.parametrize("n", [3, 5, 12, 200])
+def test_warmup_iteration_axis_has_whole_numbers(n):
+    from matplotlib.ticker import MaxNLocator
+
+    from esize.cli._plots import warmup_figure
+
+    series = np.linspace(2.0, 1.0, 2 * n).reshape(2, n)
+    info = {"cuts": [0, 0], "kept": n, "classes": {"flat": 2}, "no_steady_state": []}
+    fig = warmup_figure("bench", series, info, unit="ms", group="fork")
+    FigureCanvasAgg(fig).draw()
+    (ax,) = fig.axes
+    assert isinstance(ax.xaxis.get_major_locator(), MaxNLocator)
+    lo, hi = ax.get_xlim()
+    ticks = [t for t in ax.get_xticks() if lo <= t <= hi]
+    assert len(ticks) >= 2 and all(float(t).is_integer() for t in ticks)
+    assert ax.get_ylabel() == "value [ms]"

@@ -283,8 +283,10 @@ def test_one_binary_summary(tmp_path, capsys):
     whole = cli_json(["summary", write_csv(tmp_path / "all.csv", WE_DATA)], capsys)
     assert whole["caveats"] == []  # present and empty when nothing needs saying
     single = write_csv(tmp_path / "single.csv", np.asarray(WE_DATA)[:1, :1, :1])
-    assert_one_line_error(*cli(["summary", single], capsys), file=single,
+    assert_one_line_error(*cli(["plan", single, "--budget", "100"], capsys), file=single,
                           words=["a single measurement in all"])
+    one = cli_json(["summary", single], capsys)  # shown, without an interval
+    assert one["mean"] == WE_DATA[0][0][0] and one["ci"] is None
 
 
 def test_one_measurement_per_execution(tmp_path, capsys):

@@ -129,4 +129,7 @@ def test_next_run_options(fmt, counts, want):
 
 def test_harness_levels():
     assert HARNESS_LEVELS == {"pyperf": ("process", "value"), "jmh": ("fork", "iteration"),
-                              "gbench": ("repetition",), "hyperfine": ("run",)}
+                              "gbench": ("repetition",), "hyperfine": ("run",),
+                              "benchmarkdotnet": ("launch", "iteration"), "asv": ("sample",),
+                              "julia": ("sample",), "gotest": ("run",),
+                              "pytest-benchmark": ("round",), "criterion": ("sample",)}

@@ -97,7 +97,9 @@ def test_public_names():
     assert len(readers.__all__) == len(set(readers.__all__))
     for name in readers.__all__:
         assert getattr(readers, name) is not None
-    assert readers.FORMATS == ("tidy", "pyperf", "jmh", "gbench", "hyperfine")
+    assert readers.FORMATS == ("tidy", "pyperf", "jmh", "gbench", "hyperfine",
+                               "benchmarkdotnet", "asv", "julia", "gotest", "pytest-benchmark",
+                               "criterion")
     assert readers.BALANCE_MODES == ("truncate",)
 
 

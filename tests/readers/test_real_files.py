@@ -143,6 +143,58 @@ EXPECT = {
     "hyperfine-sleep-2commands.json": Expect(
         "reads", shapes={(("run", 27),): 1, (("run", 13),): 1}, unit="s"
     ),
+    "benchmarkdotnet-memory-1launch.json": Expect(
+        "reads", shapes={(("iteration", 3),): 2}, unit="ns", unobserved=(("launch", None),)
+    ),
+    "benchmarkdotnet-fib-trimmed.json": Expect(
+        "refused",
+        message="benchmark 'Sample.Benchmarks.Fib10': none of its 20 measurements is a "
+        "Workload/Result iteration",
+    ),
+    "asv-pennylane-summaries.json": Expect(
+        "refused",
+        message="the asv results hold summaries only (median, quartiles, confidence "
+        "interval), no samples; asv keeps the samples when run with --record-samples",
+    ),
+    "julia-fib-trialestimates.json": Expect(
+        "refused",
+        message="the file holds 2 TrialEstimate (fib/20, fib/10): one number per benchmark, "
+        "not its samples",
+    ),
+    "gotest-crc32-old.txt": Expect("reads", shapes={(("run", 10),): 36}, unit="ns/op"),
+    "gotest-crc32-new.txt": Expect("reads", shapes={(("run", 10),): 36}, unit="ns/op"),
+    "gotest-encode-old.txt": Expect("reads", shapes={(("run", 10),): 2}, unit="ns/op"),
+    "gotest-encode-new.txt": Expect("reads", shapes={(("run", 10),): 2}, unit="ns/op"),
+    "gotest-bent-base.txt": Expect("reads", shapes={(("run", 25),): 67}, unit="ns/op"),
+    "gotest-bent-tip.txt": Expect("reads", shapes={(("run", 25),): 67}, unit="ns/op"),
+    "gotest-benchstat-crc32-summary.txt": Expect(
+        "refused", message="this is benchstat's summary (medians and ± ranges), not the "
+        "measurements; give esize the 'go test -bench' output benchstat read",
+    ),
+    "gotest-fiber-1run-2pkgs.txt": Expect(
+        "refused", message="every benchmark (4: BenchmarkAppendMsgitem-4 "
+        "[pkg=github.com/gofiber/fiber/v3/middleware/cache], ",
+    ),
+    "gotest-fib-1run-mixed-P.txt": Expect(
+        "refused", message="every benchmark (8: BenchmarkFib10-8, BenchmarkFib20, ",
+    ),
+    "pytest-benchmark-sleep-cut.json": Expect(
+        "reads", shapes={(("round", 5),): 1}, unit="s", skipped=3,
+    ),
+    "pytest-benchmark-fib-cut.json": Expect(
+        "refused", message="no benchmark holds all its round times (benchmark "
+        "'bench.py::test_fib_10': data value 5 is \"... omitted to keep this file small\", "
+        "not a number; 1 more alike): the file was cut short or edited by hand",
+    ),
+    "pytest-benchmark-storage-summary.json": Expect(
+        "refused", message="holds only summary statistics (mean, stddev, ...) of its 1 "
+        "benchmark, not the time of each round (stats.data); pytest-benchmark keeps each "
+        "round's time in files written with --benchmark-json=FILE",
+    ),
+    # a directory; the note says which of its 4 baselines was read
+    "criterion-deduplicate": Expect(
+        "reads", shapes={(("sample", 100),): 18}, unit="ns", skipped=1,
+    ),
 }
 
 
@@ -238,7 +290,9 @@ def test_sources_lists_exactly_the_files_of_the_directory():
     assert set(LISTED) == present
     assert set(CHECKSUMS) == present
     assert set(EXPECT) == present
-    assert all((REAL / name).is_file() for name in LISTED)
+    # files, and criterion's directories (a format whose results are a directory tree)
+    assert all((REAL / name).is_file() or LISTED[name]["Format"] == "criterion"
+               for name in LISTED)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -254,13 +308,25 @@ def test_every_source_names_its_origin_and_licence(name):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_file_is_the_listed_bytes(name):
-    data = (REAL / name).read_bytes()
-    assert len(data) == int(CHECKSUMS[name]["Bytes"])
-    assert hashlib.sha256(data).hexdigest() == CHECKSUMS[name]["SHA-256"]
+    size, digest = _size_and_digest(REAL / name)
+    assert size == int(CHECKSUMS[name]["Bytes"])
+    assert digest == CHECKSUMS[name]["SHA-256"]
+
+
+def _size_and_digest(path: Path) -> tuple[int, str]:
+    """Bytes and SHA-256 of a file; of a directory, the bytes of all its files and the
+    digest of their ``sha256sum`` listing sorted by relative path (SOURCES.md)."""
+    if path.is_file():
+        data = path.read_bytes()
+        return len(data), hashlib.sha256(data).hexdigest()
+    files = sorted(f for f in path.rglob("*") if f.is_file())
+    listing = "".join(f"{hashlib.sha256(f.read_bytes()).hexdigest()}  "
+                      f"{f.relative_to(path).as_posix()}\n" for f in files)
+    return sum(f.stat().st_size for f in files), hashlib.sha256(listing.encode()).hexdigest()
 
 
 def test_corpus_stays_small():
-    total = sum((REAL / name).stat().st_size for name in NAMES)
+    total = sum(_size_and_digest(REAL / name)[0] for name in NAMES)
     assert total < 3_000_000
 
 
@@ -300,6 +366,10 @@ def test_read(name):
         "jmh": _check_jmh,
         "gbench": _check_gbench,
         "hyperfine": _check_hyperfine,
+        "benchmarkdotnet": _check_benchmarkdotnet,
+        "gotest": _check_gotest,
+        "pytest-benchmark": _check_pytest_benchmark,
+        "criterion": _check_criterion,
     }[LISTED[name]["Format"]](name, benches)
 
 
@@ -359,6 +429,78 @@ def _check_hyperfine(name, benches):
         assert design.mean == pytest.approx(r["mean"], rel=REL)
 
 
+def _check_benchmarkdotnet(name, benches):
+    """Every Workload/Result iteration in ns per operation, and BenchmarkDotNet's own
+    ``Statistics.Mean`` (computed from exactly those iterations)."""
+    entries = _doc(name)["Benchmarks"]
+    assert list(benches) == [b["FullName"] for b in entries]
+    for b in entries:
+        result = [m["Nanoseconds"] / m["Operations"] for m in b["Measurements"]
+                  if (m["IterationMode"], m["IterationStage"]) == ("Workload", "Result")]
+        design = benches[b["FullName"]].design
+        np.testing.assert_allclose(design.data.ravel(), result, rtol=REL)
+        assert design.data.size == b["Statistics"]["N"]
+        assert design.mean == pytest.approx(b["Statistics"]["Mean"], rel=REL)
+
+
+def _raw_go(name: str) -> dict:
+    """``{benchmark: [ns/op of every result line]}`` of a Go text file, read with a
+    regular expression of its own (names in these files are unique across packages)."""
+    out: dict = {}
+    for line in (REAL / name).read_text(encoding="utf-8").splitlines():
+        m = re.match(r"(Benchmark\S*)\s+\d+\s+(\S+) ns/op(\s|$)", line)
+        if m:
+            out.setdefault(m.group(1), []).append(float(m.group(2)))
+    return out
+
+
+def _check_gotest(name, benches):
+    """Every ns/op value, which is Go's own statistic: the mean time of the
+    iterations of one run."""
+    raw = _raw_go(name)
+    assert list(benches) == list(raw)
+    for bench_name, values in raw.items():
+        design = benches[bench_name].design
+        np.testing.assert_array_equal(design.data, values)
+        assert design.mean == pytest.approx(float(np.mean(values)), rel=REL)
+
+
+def _check_pytest_benchmark(name, benches):
+    """The rounds of every benchmark whose data is whole, and pytest-benchmark's own
+    ``stats.mean``."""
+    whole = [b for b in _doc(name)["benchmarks"]
+             if len(b["stats"].get("data", ())) == b["stats"]["rounds"]
+             and all(isinstance(x, float) for x in b["stats"]["data"])]
+    assert list(benches) == [b["fullname"] for b in whole]
+    for b in whole:
+        design = benches[b["fullname"]].design
+        np.testing.assert_array_equal(design.data, b["stats"]["data"])
+        assert design.mean == pytest.approx(b["stats"]["mean"], rel=REL)
+
+
+def _criterion_runs(name: str, baseline: str) -> dict:
+    """``{full_id: (times / iters, criterion's mean estimate)}`` of one baseline."""
+    out = {}
+    for sample in sorted((REAL / name).rglob(f"{baseline}/sample.json")):
+        raw = json.loads(sample.read_text())
+        full_id = json.loads((sample.parent / "benchmark.json").read_text())["full_id"]
+        estimate = json.loads((sample.parent / "estimates.json").read_text())
+        per_iter = np.array(raw["times"]) / np.array(raw["iters"])
+        out[full_id] = (per_iter, estimate["mean"]["point_estimate"])
+    return out
+
+
+def _check_criterion(name, benches):
+    """The time per iteration of every sample of the baseline ``new``, and criterion's
+    own mean (``estimates.json``)."""
+    raw = _criterion_runs(name, "new")
+    assert sorted(benches) == sorted(raw)
+    for full_id, (per_iter, mean) in raw.items():
+        design = benches[full_id].design
+        np.testing.assert_allclose(design.data, per_iter, rtol=REL)
+        assert design.mean == pytest.approx(mean, rel=REL)
+
+
 @needs_pyperf
 @pytest.mark.parametrize(
     "name", [n for n in NAMES if LISTED[n]["Format"] == "pyperf" and EXPECT[n].status == "reads"]
@@ -414,6 +556,18 @@ def test_cli_summary(name):
         assert proc.returncode == 0, proc.stderr
         assert proc.stdout.startswith(f"file        {path}")
         assert proc.stdout.count("benchmark   ") == sum(exp.shapes.values())
+        return
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", EsizeWarning)
+            read_benchmarks(path)
+        refusal = ""
+    except InputError as exc:
+        refusal = str(exc)
+    if "a single measurement in all" in refusal:  # refused by the reader, shown by
+        assert proc.returncode == 0, proc.stderr  # summary: each value, no interval
+        assert proc.stdout.startswith(f"file        {path}")
+        assert "caveat      a single measurement: nothing varies" in proc.stdout
         return
     assert proc.returncode == 2
     assert proc.stdout == ""

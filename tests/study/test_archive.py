@@ -2,21 +2,25 @@
 
 The work tree (tracked files and new ones not ignored) is committed into a fresh git
 repository in a temporary directory, the pipeline runs there (`make reproduce-test`),
-and `make archive ARCHIVE_CONFIG=config/test.yaml` packs it. The tarball is unpacked
-elsewhere: `sha256sum -c SHA256SUMS` passes, and the unpacked tree, which has no
-.git, runs the pipeline again (a dry run, then `make reproduce-test`) and knows its
-commit from VERSION_INFO.json. PYTHONPATH points at each tree's src/, so that the
-code that runs (and its code hash) is that tree's.
+and `make archive ARCHIVE_CONFIG=config/test.yaml` packs it into
+dist/esize-<version>-test.tar.gz, leaving out the regenerable intermediates
+(`ARCHIVE_ARGS=--with-intermediates` keeps them). The tarball is unpacked elsewhere:
+`sha256sum -c SHA256SUMS` passes, and the unpacked tree, which has no .git, runs the
+pipeline again (a dry run, then `make reproduce-test`), remakes every table byte for
+byte and knows its commit from VERSION_INFO.json. PYTHONPATH points at each tree's
+src/, so that the code that runs (and its code hash) is that tree's.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tarfile
+import time
 from pathlib import Path
 
 import pytest
@@ -68,6 +72,11 @@ def _version() -> str:
     return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
 
 
+def _name() -> str:
+    """The tiny configuration's archive: its file name without .tar.gz, its top folder."""
+    return f"esize-{_version()}-test"
+
+
 def test_code_hash_of_sources_is_the_pipelines():
     files = {}
     for package in ar.CODE_PACKAGES:
@@ -112,18 +121,55 @@ def tarball(checkout, untagged) -> Path:
     res = _make(checkout, "archive", "ARCHIVE_CONFIG=config/test.yaml", timeout=300)
     assert res.returncode == 0, res.stderr[-3000:]
     assert "not tagged" not in res.stderr
-    path = checkout / "dist" / f"esize-{_version()}.tar.gz"
+    path = checkout / "dist" / f"{_name()}.tar.gz"
     assert path.is_file()
     return path
 
 
 @pytest.fixture(scope="module")
+def tagged_output(checkout, tarball) -> str:
+    """What `make archive` printed for the tagged release (rebuilt: same inputs)."""
+    res = _make(checkout, "archive", "ARCHIVE_CONFIG=config/test.yaml", timeout=300)
+    assert res.returncode == 0, res.stderr[-3000:]
+    return res.stdout
+
+
+def artifact_blocks() -> list[str]:
+    """The shell blocks of ARTIFACT.md (```sh ... ```), as a reader copies them."""
+    text = (ROOT / "ARTIFACT.md").read_text(encoding="utf-8")
+    return re.findall(r"^```sh\n(.*?)^```", text, re.S | re.M)
+
+
+def _block(first_word: str) -> str:
+    """The ARTIFACT.md block starting with ``first_word``, written for the paper-scale
+    tarball, as it reads for the tiny one (tests/test_artifact.py checks that every
+    block is run here)."""
+    block = next(b for b in artifact_blocks() if b.split()[0].startswith(first_word))
+    return (block.replace("esize-<version>-<config>", _name())
+            .replace("results/", "results-test/")
+            .replace("make reproduce ", "make reproduce-test "))
+
+
+def _run_block(cwd: Path, block: str, tree: Path) -> subprocess.CompletedProcess:
+    """Run a block with bash (errors stop it); `make` uses the test's virtualenv."""
+    script = (f"set -eo pipefail\nmake() {{ command make {' '.join(MAKE[1:])} \"$@\"; }}\n"
+              + block)
+    return subprocess.run(["bash", "-c", script], cwd=cwd, env=_env(tree), capture_output=True,
+                          text=True, timeout=900)
+
+
+@pytest.fixture(scope="module")
 def unpacked(tarball, tmp_path_factory) -> Path:
+    """The tarball unpacked and checked with ARTIFACT.md's commands (tar, sha256sum)."""
     where = tmp_path_factory.mktemp("unpacked")
-    with tarfile.open(tarball) as tar:
-        tar.extractall(where, filter="data")
+    shutil.copy2(tarball, where / tarball.name)
+    res = _run_block(where, _block("tar"), where / _name())
+    assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
+    lines = res.stdout.splitlines()
+    assert len(lines) > 100 and all(ln.endswith(": OK") for ln in lines), lines[:20]
+    (where / tarball.name).unlink()
     tops = list(where.iterdir())
-    assert [p.name for p in tops] == [f"esize-{_version()}"]
+    assert [p.name for p in tops] == [_name()]
     return tops[0]
 
 
@@ -139,7 +185,7 @@ def test_untagged_head_is_named_with_the_tag_to_make(untagged):
 
 @end_to_end
 def test_archive_holds_source_results_and_version_info(checkout, tarball):
-    prefix = f"esize-{_version()}/"
+    prefix = f"{_name()}/"
     with tarfile.open(tarball) as tar:
         names = tar.getnames()
         info = json.load(tar.extractfile(prefix + "VERSION_INFO.json"))
@@ -186,6 +232,18 @@ def test_unpacked_tree_without_git_reproduces(unpacked):
          "--configfile", "config/test.yaml", "--dry-run"],
         cwd=unpacked, env=_env(unpacked), capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr[-3000:]
+    # ARTIFACT.md's rebuild of the tables: deleted, remade from the data without the
+    # intermediates left out, checked against SHA256SUMS
+    tables = sorted(p for p in (unpacked / "results-test").glob("*/tables/*") if p.is_file())
+    assert len(tables) > 10
+    archived = {p: p.read_bytes() for p in tables}
+    before = time.time()
+    res = _run_block(unpacked, _block("tables="), unpacked)
+    assert res.returncode == 0, res.stderr[-3000:]
+    checked = [ln for ln in res.stdout.splitlines() if re.match(r"results-test/\S+/tables/\S+: ", ln)]
+    assert len(checked) == len(tables) and all(ln.endswith(": OK") for ln in checked), checked
+    assert all(p.stat().st_mtime >= before - 1 for p in tables)  # written anew
+    assert {p: p.read_bytes() for p in tables} == archived
     # the record of the commit is written anew from VERSION_INFO.json
     (unpacked / "results-test" / "tiny" / "provenance.json").unlink()
     res = _make(unpacked, "reproduce-test")
@@ -204,6 +262,12 @@ def test_unpacked_tree_without_git_reproduces(unpacked):
                or f.endswith("worked_examples.json")]
     assert numbers == []
     assert "results-test/tiny/provenance.json" in failed  # rewritten: it could fail
+    # nothing else differs (figures included) but the files that print the record in
+    # their first lines, which now name the tag and VERSION_INFO.json
+    header = re.compile(r"results-test/tiny/(provenance\.json|report\.(md|html)|tables/\w+\.(md|tex))")
+    assert all(header.fullmatch(f) for f in failed), sorted(failed)
+    # the intermediates left out were remade by the pipeline
+    assert list((unpacked / "results-test" / "tiny" / "steady").glob("*.npz"))
 
 
 @end_to_end
@@ -220,11 +284,93 @@ def test_results_of_other_code_are_refused(checkout, tmp_path):
     res = _make(clone, "archive", "ARCHIVE_CONFIG=config/test.yaml", timeout=300)
     assert res.returncode == 2
     assert "do not match" in res.stderr and "--allow-stale" in res.stderr
-    assert not (clone / "dist" / f"esize-{_version()}.tar.gz").exists()
+    assert not (clone / "dist" / f"{_name()}.tar.gz").exists()
     res = _make(clone, "archive", "ARCHIVE_CONFIG=config/test.yaml",
                 "ARCHIVE_ARGS=--allow-stale", timeout=300)
     assert res.returncode == 0, res.stderr[-3000:]
     assert "stale results" in res.stderr
-    with tarfile.open(clone / "dist" / f"esize-{_version()}.tar.gz") as tar:
-        info = json.load(tar.extractfile(f"esize-{_version()}/VERSION_INFO.json"))
+    with tarfile.open(clone / "dist" / f"{_name()}.tar.gz") as tar:
+        info = json.load(tar.extractfile(f"{_name()}/VERSION_INFO.json"))
     assert info["results_match_source"] is False
+
+
+def _intermediates(results: Path) -> list[str]:
+    return sorted(p.relative_to(results.parent).as_posix() for p in results.rglob("*")
+                  if p.is_file() and ar.is_intermediate(p.relative_to(results)))
+
+
+def test_intermediate_patterns_match_one_path_part_per_star():
+    assert ar.is_intermediate("mono-style/steady/fft.npz")
+    assert ar.is_intermediate("tiny/sim/false_alarm_comparisons.parquet")
+    assert not ar.is_intermediate("a/mono-style/steady/fft.npz")  # * is one part
+    assert not ar.is_intermediate("mono-style/steady/fft.json")
+    assert not ar.is_intermediate("mono-style/sim/false_alarm.csv")
+    assert not ar.is_intermediate("mono-style/tables/variations.csv")
+
+
+def test_archives_of_two_configurations_have_distinct_names():
+    paper = ar.archive_name("1.0", ["config/config.yaml", "config/config.yaml"])
+    tiny = ar.archive_name("1.0", ["config/config.yaml", "config/test.yaml"])
+    assert (paper, tiny) == ("esize-1.0-config", "esize-1.0-test")
+    assert ar.archive_name("1.0", ["config/config.yaml", "my runs/a b.yml"]) == "esize-1.0-a-b"
+
+
+@end_to_end
+def test_intermediates_are_left_out_and_listed(checkout, tarball):
+    wanted = _intermediates(checkout / "results-test")
+    # every pattern matches what the tiny run writes (a renamed output fails here)
+    for pattern, _ in ar.INTERMEDIATES:
+        assert any(ar.is_intermediate_of(Path(f).relative_to("results-test"), pattern)
+                   for f in wanted), pattern
+    with tarfile.open(tarball) as tar:
+        names = {m.name.split("/", 1)[1] for m in tar.getmembers() if m.isfile()}
+        info = json.load(tar.extractfile(f"{_name()}/VERSION_INFO.json"))
+        sums = tar.extractfile(f"{_name()}/SHA256SUMS").read().decode()
+    assert not set(wanted) & names
+    assert not any(f in sums for f in wanted)
+    assert "results-test/tiny/sim/false_alarm.csv" in names  # the rest is kept
+    assert info["intermediates"] == "left out"
+    left = info["left_out"]
+    assert sum(r["files"] for r in left.values()) == len(wanted)
+    assert sum(r["bytes"] for r in left.values()) == sum(
+        (checkout / f).stat().st_size for f in wanted)
+
+
+@end_to_end
+def test_with_intermediates_keeps_them(checkout, tarball):
+    res = _make(checkout, "archive", "ARCHIVE_CONFIG=config/test.yaml",
+                "ARCHIVE_ARGS=--with-intermediates --output-dir dist-full", timeout=300)
+    assert res.returncode == 0, res.stderr[-3000:]
+    full = checkout / "dist-full" / f"{_name()}.tar.gz"
+    with tarfile.open(full) as tar:
+        names = {m.name.split("/", 1)[1] for m in tar.getmembers() if m.isfile()}
+        info = json.load(tar.extractfile(f"{_name()}/VERSION_INFO.json"))
+    wanted = _intermediates(checkout / "results-test")
+    assert set(wanted) <= names
+    assert (info["intermediates"], info["left_out"]) == ("kept", {})
+    assert full.stat().st_size > tarball.stat().st_size
+    assert "intermediates: kept" in res.stdout.splitlines()
+    assert not any(ln.startswith("left out:") for ln in res.stdout.splitlines())
+
+
+@end_to_end
+def test_size_and_what_was_left_out_are_printed(tarball, tagged_output):
+    lines = [ln for ln in tagged_output.strip().splitlines() if not ln.startswith("make")]
+    size = re.fullmatch(r"size: ([\d.]+) MiB \(([\d,]+) bytes\)", lines[-1])  # the last line
+    assert size, lines
+    assert int(size.group(2).replace(",", "")) == tarball.stat().st_size
+    assert float(size.group(1)) == round(tarball.stat().st_size / 2**20, 1)
+    assert any(ln.startswith(f"archive: dist/{_name()}.tar.gz") for ln in lines)
+    left = next(ln for ln in lines if ln.startswith("left out: "))
+    assert "ARCHIVE_ARGS=--with-intermediates" in left and "steady/*.npz" in left
+
+
+@end_to_end
+def test_archive_holds_bibtex_with_version_and_year(tarball):
+    with tarfile.open(tarball) as tar:
+        bib = tar.extractfile(f"{_name()}/CITATION.bib").read().decode()
+        sums = tar.extractfile(f"{_name()}/SHA256SUMS").read().decode()
+    assert re.search(r"^@software\{", bib, re.M)
+    assert f"version = {{{_version()}}}" in bib
+    assert re.search(r"^  year = 20\d\d,$", bib, re.M)
+    assert "  CITATION.bib\n" in sums

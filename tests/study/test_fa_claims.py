@@ -123,5 +123,5 @@ def test_bootstrap_note_quotes_the_shape_check(tables, shape):
     assert f"{100 * shape['normal']['rate2']:.1f} %" in c.explanation
     assert "not the cause" in c.explanation and "log-normal" in c.explanation
     verdict = band("at most", "2")
-    assert ("does not hold for normal binaries either" in c.explanation) == (
+    assert ("fails under its own model" in c.explanation) == (
         shape["normal"]["interval2"][0] > verdict.hi)

@@ -3,12 +3,18 @@
 # checked against a local run of the same pipeline.
 #
 #   workflow/cluster/test-cluster.sh [--no-start]
+#   workflow/cluster/test-cluster.sh --copy-only DIR
 #
 # 1. starts the single-node cluster of local-slurm.sh (not with --no-start, which
 #    uses the cluster this machine's SLURM configuration names);
 # 2. copies the workflow twice into a scratch directory and runs `make reproduce-test`
 #    in one copy with the default profile (local) and in the other with
-#    PROFILE=workflow/profiles/slurm (every job through sbatch);
+#    PROFILE=workflow/profiles/slurm (every job through sbatch). A copy holds what
+#    the tiny run reads (copy_tree below): the Snakefile and Makefile, workflow/,
+#    config/, notebooks/, tests/data/ and the committed data/ (not the stand-ins the
+#    configurations' data_dir names: each run generates its own).
+#    tests/study/test_cluster.py checks it against the inputs Snakemake lists for
+#    config/test.yaml; --copy-only DIR makes one such copy in DIR and stops;
 # 3. checks that every job of the SLURM run was submitted with sbatch and that sacct
 #    reports each of them COMPLETED;
 # 4. checks with compare.py that both runs wrote byte-identical files;
@@ -24,6 +30,36 @@ ROOT=$(cd "$HERE/../.." && pwd)
 VENV=$(cd "${VENV:-$ROOT/.venv}" && pwd)
 START=1
 [[ ${1:-} == --no-start ]] && START=0
+
+# One copy of what a run of config/test.yaml reads, into $1.
+copy_tree() {
+    local dest=$1 entry name skip
+    mkdir -p "$dest/tests"
+    cp "$ROOT/Snakefile" "$ROOT/Makefile" "$dest/"
+    cp -r "$ROOT/workflow" "$ROOT/config" "$ROOT/notebooks" "$dest/"
+    cp -r "$ROOT/tests/data" "$dest/tests/data"
+    # data/ less the stand-ins (the data_dir of every configuration): generated anew
+    skip=$("$VENV/bin/python" -c '
+import sys, yaml
+for f in sys.argv[1:]:
+    d = (yaml.safe_load(open(f)) or {}).get("data_dir")
+    if d: print(d.rstrip("/"))' "$ROOT"/config/*.yaml)
+    mkdir -p "$dest/data"
+    for entry in "$ROOT"/data/* "$ROOT"/data/.[!.]*; do
+        [[ -e $entry ]] || continue
+        name=data/${entry##*/}
+        grep -qxF "$name" <<< "$skip" && continue
+        cp -r "$entry" "$dest/data/"
+    done
+    find "$dest" \( -name __pycache__ -o -name .snakemake \) -prune -exec rm -rf {} +
+}
+
+if [[ ${1:-} == --copy-only ]]; then
+    [[ -n ${2:-} ]] || { echo "usage: $0 --copy-only DIR" >&2; exit 2; }
+    copy_tree "$2"
+    exit 0
+fi
+
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/esize-test-cluster.XXXXXX")
 STARTED=0
 T0=$SECONDS
@@ -57,10 +93,7 @@ sinfo -h >/dev/null || fail "no SLURM cluster answers (sinfo)"
 
 # Two copies of the workflow: runs of the two never share a .snakemake directory.
 for side in local slurm; do
-    mkdir -p "$WORK/$side/tests"
-    cp "$ROOT/Snakefile" "$ROOT/Makefile" "$WORK/$side/"
-    cp -r "$ROOT/workflow" "$ROOT/config" "$WORK/$side/"
-    cp -r "$ROOT/tests/data" "$WORK/$side/tests/data"
+    copy_tree "$WORK/$side"
 done
 # the copies use this virtualenv as it is (-o: never reinstall it)
 MAKE_ARGS=(VENV="$VENV" -o "$VENV/.installed")

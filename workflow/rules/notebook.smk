@@ -1,6 +1,7 @@
 # The notebooks (notebooks/*.ipynb) executed and rendered to HTML with nbconvert, so
 # that a reader without Jupyter can read them beside the report:
-# results/notebooks/<name>.html. One job renders them all; it reruns when a notebook
+# results/notebooks/<name>.html, its maths drawn at build time (no script from the
+# network: the page reads offline). One job renders them all; it reruns when a notebook
 # changes, or the code of its script or of the modules the notebooks' cells import. A
 # copy of the workflow without notebooks/ has no such job.
 

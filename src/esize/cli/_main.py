@@ -1,11 +1,12 @@
 """Running the command line: parse, run one subcommand, print its result.
 
 Every user mistake becomes one line on stderr (``esize: error: ...``) and exit
-status 2, never a traceback. Notes -- :class:`~esize.EsizeWarning` warnings raised
-while the command runs (what ``--balance truncate`` dropped, benchmarks found in
-one file only, values converted between units) -- are recorded and printed to
-stderr as ``esize: note: ...`` lines only once the command has succeeded, so that
-an error stays a single line.
+status 2, never a traceback. ``compare --fail-on`` exits with status 1, after the
+usual output and one line on stderr saying why, when a verdict it names is found.
+Notes -- :class:`~esize.EsizeWarning` warnings raised while the command runs (what
+``--balance truncate`` dropped, benchmarks found in one file only, values converted
+between units) -- are recorded and printed to stderr as ``esize: note: ...`` lines
+only once the command has succeeded, so that an error stays a single line.
 
 The subcommands' modules are imported only when they run, so ``esize --version``
 and ``esize --help`` load the parser alone.
@@ -52,7 +53,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns
     -------
     int
-        0 on success, 2 on bad input (after one line on stderr). Usage errors,
+        0 on success, 1 when ``compare --fail-on`` trips (after one line on stderr), 2
+        on bad input (after one line on stderr). Usage errors,
         ``--help`` and ``--version`` raise :class:`SystemExit` as argparse does.
     """
     args = build_parser().parse_args(argv)
@@ -66,11 +68,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             result = _command(args.command)(args)
             # JSON only when asked for: text mode never serialises the result
-            text = None
+            text = doc = markdown = None
+            if args.json or args.output is not None or _wants_doc(args):
+                doc = result.to_json()  # one dictionary for JSON, markdown and gate
             if args.json or args.output is not None:
                 from ._shared import dump_json
 
-                text = dump_json(result.to_json())
+                text = dump_json(doc)
+            if getattr(args, "markdown", None) is not None:
+                from ._markdown import render_markdown
+
+                markdown = render_markdown(doc)
         except EsizeError as exc:
             print(f"esize: error: {exc}", file=sys.stderr)
             return EXIT_BAD_INPUT
@@ -89,9 +97,39 @@ def main(argv: Sequence[str] | None = None) -> int:
             except OSError as exc:
                 print(f"esize: error: {_output_error(exc, args.output)}", file=sys.stderr)
                 return EXIT_BAD_INPUT
+        if markdown is not None and args.markdown != "-":
+            from .._atomic import write_output
+
+            try:
+                write_output(args.markdown, markdown.encode("utf-8"))
+            except OSError as exc:
+                print(f"esize: error: {_output_error(exc, args.markdown)}", file=sys.stderr)
+                return EXIT_BAD_INPUT
     _print_notes(caught)  # on success only: an error stays a single line
-    print(text if args.json else result.render_text())
-    return 0
+    if markdown is not None and args.markdown == "-":
+        print(markdown, end="")
+    else:
+        print(text if args.json else result.render_text())
+    return _gate(args, doc)
+
+
+def _wants_doc(args) -> bool:
+    """Whether ``--markdown`` or ``--fail-on`` need the result's dictionary."""
+    return getattr(args, "markdown", None) is not None or bool(getattr(args, "fail_on", None))
+
+
+def _gate(args, doc: dict | None) -> int:
+    """``--fail-on``: 1 after one line on stderr when a verdict it names is found, else 0."""
+    fail_on = getattr(args, "fail_on", None)
+    if not fail_on:
+        return 0
+    from ._gate import EXIT_GATE, gate_message, tripped
+
+    trips = tripped(doc, fail_on)
+    if not trips:
+        return 0
+    print(f"esize: {gate_message(doc, trips, fail_on)}", file=sys.stderr)
+    return EXIT_GATE
 
 
 def _inputs(args) -> list[str]:
@@ -100,17 +138,26 @@ def _inputs(args) -> list[str]:
 
 
 def _check_outputs(args) -> None:
-    """Refuse, before any work, an output (``-o``, ``--plot``) that is an input, the
-    other output, or something that is never written (see :func:`esize._atomic.check_output`)."""
+    """Refuse, before any work, an output (``-o``, ``--plot``, ``--markdown``) that is an
+    input, another output, or something that is never written (see
+    :func:`esize._atomic.check_output`), and ``--markdown -`` with ``--json`` (both
+    would go to standard output)."""
     from .._atomic import OutputError, check_output
 
-    outputs = [p for p in (args.output, getattr(args, "plot", None)) if p is not None]
-    for path in outputs:
+    md = getattr(args, "markdown", None)
+    if md == "-" and args.json:
+        raise OutputError("--markdown -", "standard output already carries the JSON of "
+                          "--json; write the markdown to a file")
+    named = (("-o", args.output), ("--plot", getattr(args, "plot", None)),
+             ("--markdown", None if md == "-" else md))
+    outputs = [(flag, p) for flag, p in named if p is not None]
+    for _, path in outputs:
         check_output(path, _inputs(args))
-    if len(outputs) == 2 and outputs[0] and (
-        outputs[0] == outputs[1] or _same_file(*outputs)
-    ):
-        raise OutputError(outputs[0], "is named by both -o and --plot; name two files")
+    for i, (flag, path) in enumerate(outputs):
+        for other_flag, other in outputs[i + 1:]:
+            if path and (path == other or _same_file(path, other)):
+                raise OutputError(path, f"is named by both {flag} and {other_flag}; "
+                                  "name two files")
 
 
 def _same_file(a: str, b: str) -> bool:

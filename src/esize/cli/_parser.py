@@ -25,10 +25,14 @@ DEFAULT_LEVELS = ["binary", "execution"]
 
 # equal to esize.readers.FORMATS, BALANCE_MODES and GBENCH_TIMES (tested)
 FORMATS = ("tidy", "pyperf", "jmh", "gbench", "hyperfine")
+FORMATS += ("benchmarkdotnet", "asv", "julia")
+FORMATS += ("gotest", "pytest-benchmark", "criterion")
 BALANCE_MODES = ("truncate",)
 GBENCH_TIMES = ("real_time", "cpu_time")
 METHODS = ("fieller", "bootstrap", "both")
 DROPPED_COST_RULES = ("fold", "replace")
+#: Verdicts ``--fail-on`` takes (``change``: slower or faster); see esize.cli._gate.
+FAIL_ON = ("slower", "faster", "change", "inconclusive")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -127,6 +131,24 @@ def size_arg(text: str) -> int:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def fail_on_arg(text: str) -> list[str]:
+    """``--fail-on``: verdicts separated by commas (the option is also repeatable)."""
+    words = [w.strip().lower() for w in text.split(",") if w.strip()]
+    bad = [w for w in words if w not in FAIL_ON]
+    if bad or not words:
+        raise argparse.ArgumentTypeError(
+            f"--fail-on takes {', '.join(FAIL_ON)} (comma-separated or repeated), got {text!r}"
+        )
+    return words
+
+
+def markdown_arg(text: str) -> str:
+    """``--markdown``: a file name, or ``-`` for standard output."""
+    if not text:
+        raise argparse.ArgumentTypeError("the markdown file name is empty (- is standard output)")
+    return text
+
+
 def plot_arg(text: str) -> str:
     """``--plot``: a file name ending in ``.png``, ``.pdf`` or ``.svg``."""
     from ._plots import PLOT_SUFFIXES
@@ -147,7 +169,8 @@ def _add_input_options(p: argparse.ArgumentParser, *, plot: bool = False) -> Non
         choices=FORMATS,
         default=None,
         help="input format (default: detected; tidy for CSV/Parquet, else the harness "
-        "that wrote the JSON: pyperf, jmh, gbench or hyperfine)",
+        "that wrote the JSON: pyperf, jmh, gbench, hyperfine, benchmarkdotnet, asv, julia "
+        "or pytest-benchmark; gotest for Go benchmark text; criterion for a directory)",
     )
     g.add_argument(
         "--benchmark",
@@ -248,13 +271,16 @@ def build_parser() -> argparse.ArgumentParser:
         "(Kalibera & Jones): per-level variation, CIs for a mean and for the ratio of "
         "two systems' means, and how to dimension the next experiment. Reads tidy "
         "CSV/Parquet tables and the JSON results of pyperf, JMH, Google Benchmark and "
-        "hyperfine.",
+        "hyperfine. Also reads Go benchmark text (go test -bench, as benchstat does), "
+        "pytest-benchmark JSON and criterion.rs directories: target/criterion reads the "
+        "baseline 'new', target/criterion@NAME the baseline NAME.",
     )
     parser.add_argument("--version", action="version", version=f"esize {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("summary", help="per-level variances and a CI for the mean")
-    p.add_argument("data", help="tidy CSV/Parquet table or harness JSON result file")
+    p.add_argument("data", help="tidy CSV/Parquet table, harness result file, or criterion "
+                   "directory (DIR@BASELINE for a named baseline)")
     _add_input_options(p, plot=True)
     p.add_argument("--alpha", type=alpha_arg, default=0.05, help="1 - confidence (default 0.05)")
     p.add_argument("--normal", action="store_true", help="normal instead of t quantile")
@@ -299,9 +325,28 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --method bootstrap, draw a verdict even from fewer than 10 top-level "
         "units, assuming the percentile interval covers there (it is too narrow)",
     )
+    p.add_argument(
+        "--fail-on",
+        type=fail_on_arg,
+        action="extend",
+        default=[],
+        metavar="VERDICTS",
+        help="exit with status 1 when a benchmark's verdict, or the suite's, is one of "
+        "VERDICTS: slower, faster, change (either), inconclusive; comma-separated or "
+        "repeated (bad input stays status 2)",
+    )
+    p.add_argument(
+        "--markdown",
+        type=markdown_arg,
+        default=None,
+        metavar="FILE",
+        help="also write a GitHub-flavoured markdown summary to FILE (atomically), for a "
+        "pull request or a CI job summary; - prints it instead of the table",
+    )
 
     p = sub.add_parser("plan", help="optimal repetition counts for the next experiment")
-    p.add_argument("data", help="pilot measurements: tidy table or harness JSON result file")
+    p.add_argument("data", help="pilot measurements: tidy table, harness result file, or "
+                   "criterion directory (DIR@BASELINE)")
     _add_input_options(p)
     p.add_argument(
         "--costs",

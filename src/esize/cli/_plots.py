@@ -22,7 +22,8 @@ from .._errors import EsizeError
 from ._names import abbreviate, wrap_name
 
 __all__ = [
-    "warmup_figure","PLOT_SUFFIXES", "PLOT_DPI", "compare_figure", "summary_figure", "save_figure"]
+    "warmup_figure", "PLOT_SUFFIXES", "PLOT_DPI", "compare_figure", "summary_figure",
+    "save_figure", "file_label", "nameless_label"]
 
 PLOT_SUFFIXES = (".png", ".pdf", ".svg")
 
@@ -32,6 +33,33 @@ def fixed_metadata(fmt: str) -> dict | None:
     with ``/CreationDate`` and SVGs with a date unless told not to (None removes the
     entry); PNGs carry only the matplotlib version."""
     return {"pdf": {"CreationDate": None}, "svg": {"Date": None}}.get(fmt.lower())
+
+
+#: Suffixes :func:`file_label` strips from a file name (formats and compression).
+_DATA_SUFFIXES = {".gz", ".bz2", ".xz", ".zst", ".json", ".jsonl", ".csv", ".tsv", ".txt",
+                  ".parquet", ".pq"}
+
+
+def file_label(path: str | os.PathLike) -> str:
+    """The name a figure gives a benchmark its file does not name: the file's name
+    without its directory and its data suffixes (``runs/fft.parquet`` -> ``fft``,
+    ``bench.json.gz`` -> ``bench``); ``-`` (standard input) is ``data``."""
+    if str(path) == "-":
+        return "data"
+    name = Path(path).name
+    while Path(name).suffix.lower() in _DATA_SUFFIXES and Path(name).stem:
+        name = Path(name).stem
+    return name or "data"
+
+
+def nameless_label(*paths: str | os.PathLike) -> str:
+    """The label of a nameless benchmark read from ``paths`` (one file; for a
+    comparison new then old): the file's :func:`file_label`, or ``new / old`` when the
+    two differ."""
+    labels = list(dict.fromkeys(file_label(p) for p in paths))
+    return " / ".join(labels) if labels else "data"
+
+
 #: Resolution of the raster figures written by :func:`save_figure`.
 PLOT_DPI = 150
 #: From this many rows on, one row per benchmark in a small font (a forest plot).
@@ -509,7 +537,8 @@ def warmup_figure(name, series, warmup: Mapping, *, unit: str = "", group: str =
     Parameters
     ----------
     name : str or None
-        The benchmark.
+        The benchmark (its name, or for a file that names none
+        :func:`nameless_label` of the file); None says ``data``.
     series : array_like, shape (groups, n)
         The values of every process (fork, execution) before the cut, in order.
     warmup : mapping
@@ -556,8 +585,11 @@ def warmup_figure(name, series, warmup: Mapping, *, unit: str = "", group: str =
     if pos.size and pos.max() / pos.min() > 4:
         ax.set_yscale("log")
     ax.set_xlim(0.5, n + 0.5)
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # iterations are counted
     ax.set_xlabel(f"value within the {group}")
-    ax.set_ylabel(unit or "value")
+    ax.set_ylabel(f"value [{unit}]" if unit else "value (unit not given)")
     words = {"flat": "flat", "warmup": "warm-up", "slowdown": "slow-down",
              "no_steady_state": "no steady state"}
     classes = ", ".join(f"{v} {words.get(k, k)}" for k, v in

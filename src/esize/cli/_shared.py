@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from .._design import Design
 from .._errors import EsizeError, InputError
 from ..readers import detect_format, names_text, read_benchmarks
+from ..readers.single import SINGLE_WORDS, single_measurements
 from ..readers.units import UnitInfo
 from ._parser import DEFAULT_LEVELS
 
@@ -47,7 +48,7 @@ def prefix(name) -> str:
 
 
 # -- reading -----------------------------------------------------------------------------
-def read_input(path: str, args) -> tuple[str, dict]:
+def read_input(path: str, args, *, singles: bool = False) -> tuple[str, dict]:
     """The format and the benchmarks of one input file, read with the options in ``args``.
 
     Parameters
@@ -58,6 +59,10 @@ def read_input(path: str, args) -> tuple[str, dict]:
         The parsed command line (``format``, ``levels``, ``value``, ``where``,
         ``warmup``, ``benchmark``, ``benchmark_column``, ``balance``,
         ``gbench_time``).
+    singles : bool, default False
+        Read a file whose every benchmark holds a single measurement (which the
+        readers refuse) as one-value designs (:mod:`esize.readers.single`), for the
+        commands that show them: ``summary`` and ``compare``.
 
     Returns
     -------
@@ -85,19 +90,20 @@ def read_input(path: str, args) -> tuple[str, dict]:
     column = args.benchmark_column
     if fmt == "tidy" and column is None and args.benchmark:
         column = "benchmark"
-    benches = read_benchmarks(
-        path,
-        fmt,
-        levels=args.levels or DEFAULT_LEVELS,
-        value="time" if args.value is None else args.value,
-        where=args.where,
-        warmup=args.warmup,
-        benchmark_column=column,
-        balance=args.balance,
-        gbench_time=args.gbench_time or "real_time",
-        only=args.benchmark,
-        max_bytes=max_bytes,
-    )
+    options = {"levels": args.levels or DEFAULT_LEVELS,
+               "value": "time" if args.value is None else args.value, "where": args.where,
+               "benchmark_column": column, "gbench_time": args.gbench_time or "real_time",
+               "only": args.benchmark, "max_bytes": max_bytes}
+    try:
+        benches = read_benchmarks(path, fmt, warmup=args.warmup, balance=args.balance,
+                                  **options)
+    except InputError as exc:
+        # a file of single measurements: each value is shown, marked as such
+        if not singles or SINGLE_WORDS not in str(exc):
+            raise
+        benches = single_measurements(path, fmt, **options)
+        if benches is None:
+            raise
     return fmt, benches
 
 

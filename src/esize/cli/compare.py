@@ -29,7 +29,12 @@ caveat saying why, rather than a narrow interval:
   and the t interval of the geometric mean
   (:attr:`esize.SuiteInterval.verdict_interval`); its ``lower`` and ``upper`` in
   the JSON are that interval's, the bootstrap's own limits are under
-  ``bootstrap``.
+  ``bootstrap``;
+* a benchmark of which a system holds a single measurement (:mod:`esize.readers.single`)
+  has no interval: its point ratio is given, ``inconclusive``, with the reason.
+
+A caveat also names every harness setting recorded differently in the two files
+(:mod:`esize.readers.settings`): a change of settings, not of code, can move the ratio.
 
 The work is split in pieces that each return plain values: :func:`read_pairs`
 (reading, matching, aligning), :func:`fieller_interval` and :func:`suite_bootstrap`
@@ -40,7 +45,9 @@ The work is split in pieces that each return plain values: :func:`read_pairs`
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+
+import numpy as np
 
 from .._bootstrap import (
     SuiteInterval,
@@ -55,6 +62,8 @@ from .._errors import EsizeError, InputError
 from .._intervals import Interval, fieller_ci
 from ..readers import align_pair, match_benchmarks, names_text
 from ..readers._common import plural
+from ..readers.settings import CAVEAT_START, file_settings, settings_caveat
+from ..readers.single import is_single
 from ..readers.units import UnitInfo
 from ._names import abbreviate, wrap_rows
 from ._shared import (
@@ -453,8 +462,9 @@ class CompareResult:
         """The text printed without ``--json``: one block, or a table for a suite."""
         if self.baseline is not None:
             return "\n".join(self._baseline_blocks())
-        if self.suite is None:
-            return "\n".join(self.rows[0].render_lines())
+        if self.suite is None:  # one benchmark (or a few of single measurements)
+            blocks = [r.render_lines() for r in self.rows]
+            return "\n\n".join("\n".join(b) for b in blocks)
         return "\n".join(self._suite_table())
 
     def _suite_table(self) -> list[str]:
@@ -562,13 +572,14 @@ class CompareResult:
 
     def plot(self, path: str) -> None:
         """Draw the ratios (and the geometric mean) into ``path``."""
-        from ._plots import compare_figure
+        from ._plots import compare_figure, nameless_label
 
         suite = None if self.suite is None else self.suite.to_json()
-        fig = compare_figure(
-            [r.plot_row() for r in self.rows], threshold=self.threshold, alpha=self.alpha,
-            suite=suite,
-        )
+        # a benchmark the files do not name is called after them (new / old), not "data"
+        label = nameless_label(self.new, self.old)
+        rows = [{**r.plot_row(), "name": label} if r.pair.name is None else r.plot_row()
+                for r in self.rows]
+        fig = compare_figure(rows, threshold=self.threshold, alpha=self.alpha, suite=suite)
         save_plot(path, fig)
 
 
@@ -599,6 +610,34 @@ def _schemes(args, old: Design, new: Design, wants_boot: bool) -> tuple[str, str
     return schemes
 
 
+def _align(bo, bn, **kw) -> tuple[Design, Design]:
+    """:func:`~esize.readers.align_pair`, also when a system holds a single measurement
+    (:mod:`esize.readers.single`): its value enters twice, which keeps its mean, for
+    the same checks and unit conversion, and comes out as one value again."""
+    if not (is_single(bo.design) or is_single(bn.design)):
+        return align_pair(bo, bn, **kw)
+    twice = [replace(b, design=Design(np.repeat(b.design.data.ravel(), 2), b.design.levels))
+             if is_single(b.design) else b for b in (bo, bn)]
+    aligned = align_pair(*twice, **kw)
+    return tuple(Design(d.data[:1], d.levels) if is_single(b.design) else d
+                 for d, b in zip(aligned, (bo, bn)))
+
+
+def single_row(pair: Pair, *, alpha: float, threshold: float, normal: bool,
+               resamples: int) -> CompareRow:
+    """The comparison of a benchmark of which a system holds a single measurement: the
+    point ratio, ``inconclusive``, and why (no interval can be computed)."""
+    sides = [side for side, d in (("old", pair.old), ("new", pair.new)) if is_single(d)]
+    who = " and ".join(sides)
+    reason = (f"{who} {'holds' if len(sides) == 1 else 'hold'} a single measurement, so no "
+              "interval can be computed; the ratio is a point estimate")
+    amount = describe(pair.ratio, pair.ratio, pair.ratio, alpha,
+                      lower_is_better=pair.unit.lower_is_better).split(" (", 1)[0]
+    return CompareRow(pair, alpha, threshold, None, normal, None, resamples, None,
+                      "inconclusive", None, f"{amount} (a single measurement: no interval)",
+                      (*pair.caveats, f"no verdict: {reason}"), reason)
+
+
 def _reading_caveats(bo, bn) -> tuple[str, ...]:
     return tuple(f"old: {c}" for c in bo.caveats) + tuple(f"new: {c}" for c in bn.caveats)
 
@@ -627,19 +666,24 @@ def read_pairs(args) -> tuple[str, str, list[Pair], list, list]:
     EsizeError
         Unreadable files, nothing to compare, or a scheme that does not fit.
     """
-    fo, old_b = read_input(args.old, args)
-    fn, new_b = read_input(args.new, args)
+    max_bytes = getattr(args, "max_input_size", None)
+    fo, old_b = read_input(args.old, args, singles=True)
+    old_settings = file_settings(args.old, fo, max_bytes)  # while its document is cached
+    fn, new_b = read_input(args.new, args, singles=True)
+    new_settings = file_settings(args.new, fn, max_bytes)
     matching = match_benchmarks(
         old_b, new_b, args.benchmark, old_source=args.old, new_source=args.new
     )
     wants_boot = args.method != "fieller"
     pairs = []
     for name, new_name, bo, bn in matching.pairs:
-        old, new = align_pair(
+        old, new = _align(
             bo, bn, name=name, new_name=new_name, old_source=args.old, new_source=args.new,
         )
+        changed = settings_caveat(old_settings.get(name), new_settings.get(new_name))
         pairs.append(Pair(name, new_name, bo.unit, old, new,
-                          _schemes(args, old, new, wants_boot), _reading_caveats(bo, bn),
+                          _schemes(args, old, new, wants_boot),
+                          _reading_caveats(bo, bn) + ((changed,) if changed else ()),
                           merge_warmup(bo.warmup, bn.warmup), _unobserved_top(bo, bn)))
     return fo, fn, pairs, matching.only_old, matching.only_new
 
@@ -849,6 +893,10 @@ def suite_caveats(pairs: list[Pair], suite: SuiteInterval) -> tuple[str, ...]:
             f"{len(single)} of {len(pairs)} benchmarks held a single fork or process in a "
             "system: the variation between them is not in the interval"
         )
+    changed = [p for p in pairs if any(c.startswith(CAVEAT_START) for c in p.caveats)]
+    if changed:
+        out.append(f"{len(changed)} of {len(pairs)} benchmarks ran with different harness "
+                   "settings in old and new (their caveats name them)")
     return tuple(out)
 
 
@@ -901,18 +949,24 @@ def compare(args) -> CompareResult:
         fo, fn, pairs, only_old, only_new = read_pairs(args)
     want_fieller = args.method in ("fieller", "both")
     want_boot = args.method in ("bootstrap", "both")
+    # a benchmark of a single measurement (in either system) gets its point ratio only;
+    # a file holds either only such benchmarks or none (the readers leave them out of
+    # a file with others), so that they never meet a geometric mean
+    singles = [p for p in pairs if is_single(p.old) or is_single(p.new)]
+    every = pairs
+    pairs = [p for p in every if not (is_single(p.old) or is_single(p.new))]
     want_suite = baseline is None and len(pairs) >= 2
-    invert, mixed = directions(pairs)
+    invert, mixed = directions(pairs) if pairs else ([], False)
     suite = seed = None
-    if want_boot or want_suite:
+    if pairs and (want_boot or want_suite):
         check_resamples_option(args.resamples, args.alpha, len(pairs))
         seed = args.seed if args.seed is not None else fresh_seed()
         with progress_bar(2 * len(pairs) * args.resamples, enabled=not args.json) as progress:
             suite = suite_bootstrap(pairs, resamples=args.resamples, alpha=args.alpha,
                                     seed=seed, invert=invert, progress=progress,
                                     normal=args.normal, parametric=want_suite)
-    rows = [
-        benchmark_row(
+    rows = {
+        id(p): benchmark_row(
             p,
             fieller_interval(p, alpha=args.alpha, normal=args.normal) if want_fieller else None,
             suite.intervals[j] if want_boot else None,
@@ -924,7 +978,11 @@ def compare(args) -> CompareResult:
             **_assumptions(args),
         )
         for j, p in enumerate(pairs)
-    ]
+    }
+    for p in singles:
+        rows[id(p)] = single_row(p, alpha=args.alpha, threshold=args.threshold,
+                                 normal=args.normal, resamples=args.resamples)
+    rows = [rows[id(p)] for p in every]  # in file order
     srow = None
     if want_suite:
         srow = suite_row(pairs, suite, threshold=args.threshold, seed=seed, invert=invert,

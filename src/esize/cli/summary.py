@@ -6,6 +6,9 @@ unbiased estimates :math:`T_i^2` of the model's variances) and the t (or normal)
 interval for the mean of the hierarchical design (Section "Confidence Interval for
 the Mean").
 
+A benchmark of a single measurement (a file run without repetitions, read by
+:mod:`esize.readers.single`) is shown as its value, without interval or variance.
+
 Percentages and intervals do not depend on the unit of measure. A variance beyond
 the range of floats (the square of data near 1e-300 or 1e300) is ``null`` in the
 JSON output, and written out from its scaled value in the text.
@@ -17,8 +20,10 @@ import math
 import sys
 from dataclasses import dataclass, field
 
+from .._errors import InputError
 from .._estimators import VarianceComponents, variance_components
 from .._intervals import Interval, mean_ci
+from ..readers.single import is_single
 from ..readers.units import UnitInfo
 from ._shared import (
     Column,
@@ -57,10 +62,11 @@ class SummaryRow:
         Unit of the values and their direction.
     counts : dict
         Level name -> number of units per parent, highest level first.
-    ci : Interval
-        Interval for the mean.
-    variance : VarianceComponents
-        Per-level variance estimates.
+    ci : Interval or None
+        Interval for the mean; None for a benchmark of a single measurement
+        (:mod:`esize.readers.single`), of which ``value`` is shown instead.
+    variance : VarianceComponents or None
+        Per-level variance estimates; None for a single measurement.
     caveats : tuple of str
         What to know before trusting the interval (for example that a single fork
         was measured); empty when nothing needs saying.
@@ -80,14 +86,31 @@ class SummaryRow:
     warmup: dict | None = None
     series: object = field(default=None, repr=False, compare=False)
     group: str = "process"
+    value: float | None = None
 
     @property
     def levels(self) -> list[str]:
         return list(self.counts)
 
+    def _single_json(self) -> dict:
+        return {"name": self.name, **self.unit.as_dict(), "levels": self.levels,
+                "counts": dict(self.counts), "mean": self.value, "ci": None,
+                "variance": None, "caveats": list(self.caveats)}
+
+    def _single_lines(self) -> list[str]:
+        lines = [] if self.name is None else [
+            f"benchmark   {self.name}   {unit_text(self.unit)}".rstrip()]
+        level = self.levels[-1]
+        return lines + [f"design      {level}: 1 (1 measurement)",
+                        f"value       {self.value:.6g}"] + [
+            f"caveat      {c}" for c in self.caveats]
+
     def to_json(self) -> dict:
         """JSON-ready dictionary (name, unit, levels, counts, mean, ci, variance,
-        caveats, and warmup when it was asked for)."""
+        caveats, and warmup when it was asked for); a single measurement has its value
+        as ``mean`` and null ``ci`` and ``variance``."""
+        if self.ci is None:
+            return self._single_json()
         ci = self.ci
         out = {
             "name": self.name,
@@ -106,6 +129,8 @@ class SummaryRow:
 
     def render_lines(self) -> list[str]:
         """The benchmark's block of the text output."""
+        if self.ci is None:
+            return self._single_lines()
         ci, vc, counts = self.ci, self.variance, self.counts
         conf = f"{100 * (1 - ci.alpha):g} %"
         size = math.prod(counts.values())
@@ -220,11 +245,16 @@ class SummaryResult:
 
 def summarize(args) -> SummaryResult:
     """Read the file of ``args.data`` and summarise every (selected) benchmark."""
-    fmt, benches = read_input(args.data, args)
+    fmt, benches = read_input(args.data, args, singles=True)
     benches = select(args.data, benches, args.benchmark)
     rows = []
     for name, bench in benches.items():
         design = bench.design
+        if is_single(design):  # shown as it is, without interval or variance
+            rows.append(SummaryRow(name=name, unit=bench.unit, counts=design.counts, ci=None,
+                                   variance=None, caveats=bench.caveats,
+                                   value=float(design.data.ravel()[0])))
+            continue
         require_replication(args.data, name, design)
         rows.append(
             SummaryRow(
@@ -246,14 +276,21 @@ def cmd_summary(args) -> SummaryResult:
     """``esize summary``: the result, and its figure drawn when ``--plot`` asks."""
     result = summarize(args)
     if args.plot:
-        from ._plots import summary_figure, warmup_figure
+        from ._plots import nameless_label, summary_figure, warmup_figure
 
+        # a benchmark its file does not name is called after the file, not "data"
+        label = nameless_label(args.data)
         one = result.rows[0] if len(result.rows) == 1 else None
         if one is not None and one.series is not None:  # --warmup auto, one benchmark
-            fig = warmup_figure(one.name, one.series, one.warmup, unit=one.unit.unit,
-                                group=one.group)
+            fig = warmup_figure(label if one.name is None else one.name, one.series,
+                                one.warmup, unit=one.unit.unit, group=one.group)
         else:
-            fig = summary_figure([r.plot_row() for r in result.rows])
+            rows = [r for r in result.rows if r.ci is not None]  # single values: no bars
+            if not rows:
+                raise InputError(args.data, "--plot: every benchmark holds a single "
+                                 "measurement, which has no variance to draw")
+            fig = summary_figure([{**r.plot_row(), "name": label} if r.name is None
+                                  else r.plot_row() for r in rows])
         save_plot(args.plot, fig)
     return result
 

@@ -9,7 +9,11 @@ failed benchmark skipped, a unit converted) an :class:`~esize.EsizeWarning`.
 
 One module per format: :mod:`~esize.readers.tidy` (CSV, Parquet),
 :mod:`~esize.readers.pyperf`, :mod:`~esize.readers.jmh`,
-:mod:`~esize.readers.gbench`, :mod:`~esize.readers.hyperfine`; units in
+:mod:`~esize.readers.gbench`, :mod:`~esize.readers.hyperfine`,
+:mod:`~esize.readers.benchmarkdotnet`, :mod:`~esize.readers.asv`,
+:mod:`~esize.readers.julia`, :mod:`~esize.readers.gotest` (Go benchmark text),
+:mod:`~esize.readers.pytestbench` (pytest-benchmark), :mod:`~esize.readers.criterion`
+(criterion.rs directories); units in
 :mod:`~esize.readers.units`. Importing this package loads numpy only.
 """
 

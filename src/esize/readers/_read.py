@@ -10,7 +10,19 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from .._errors import EsizeError, InputError
-from . import gbench, hyperfine, jmh, pyperf, tidy
+from . import (
+    asv,
+    benchmarkdotnet,
+    criterion,
+    gbench,
+    gotest,
+    hyperfine,
+    jmh,
+    julia,
+    pyperf,
+    pytestbench,
+    tidy,
+)
 from ._common import (
     Benchmark,
     check_balance_mode,
@@ -37,12 +49,18 @@ __all__ = [
 ]
 
 #: The harness modules in the order their documents are recognised.
-_HARNESSES = (jmh, hyperfine, gbench, pyperf)
-_MODULES = {m.FORMAT: m for m in (tidy, *_HARNESSES)}
+_HARNESSES = (jmh, hyperfine, gbench, benchmarkdotnet, asv, julia, pyperf)
+# pytest-benchmark and criterion documents share no key with the ones above
+_HARNESSES += (pytestbench, criterion)
+_MODULES = {m.FORMAT: m for m in (tidy, *_HARNESSES, gotest)}
 FORMATS = ("tidy", "pyperf", "jmh", "gbench", "hyperfine")
+FORMATS += ("benchmarkdotnet", "asv", "julia")
+FORMATS += ("gotest", "pytest-benchmark", "criterion")
 GBENCH_TIMES = gbench.TIMES
 #: Levels of each harness format, highest first.
 HARNESS_LEVELS = {m.FORMAT: m.LEVELS for m in (pyperf, jmh, gbench, hyperfine)}
+HARNESS_LEVELS.update({m.FORMAT: m.LEVELS for m in (benchmarkdotnet, asv, julia)})
+HARNESS_LEVELS.update({m.FORMAT: m.LEVELS for m in (gotest, pytestbench, criterion)})
 
 # the last document parsed, so that detecting a file's format and then reading it
 # parse the file once: (path, digest of its bytes) -> document
@@ -61,6 +79,20 @@ def _looks_like_json(p: Path) -> bool:
     except (OSError, UnicodeDecodeError, EOFError, zlib.error):
         return False  # not JSON text; the table reader says what is wrong with it
     return head.lstrip()[:1] in ("{", "[")
+
+
+def _looks_like_go(p: Path, *, events: bool = False) -> bool:
+    """Whether a file that is not JSON starts like Go benchmark text
+    (:func:`esize.readers.gotest.sniff_text`), or with ``events`` whether a file
+    that starts like JSON is ``go test -json`` output; a Parquet file is not read."""
+    if p.name.lower().endswith(tidy.PARQUET_SUFFIXES):
+        return False
+    try:
+        with open_text(p) as fh:
+            head = fh.read(gotest.SNIFF_BYTES)
+    except (OSError, UnicodeDecodeError, EOFError, zlib.error):
+        return False  # not text; the table reader says what is wrong with it
+    return gotest.is_test2json(head) if events else gotest.sniff_text(head)
 
 
 def _sniff(doc) -> str | None:
@@ -125,16 +157,21 @@ def load(path: str | os.PathLike, *, max_bytes: int | None = None) -> tuple[str,
     """
     p = Path(path)
     with reading(path):
+        if criterion.is_input(path):  # a directory (DIR@BASELINE): criterion's results
+            return "criterion", None
         check_file(p, max_bytes)
         if not _looks_like_json(p):
-            return "tidy", None
+            return ("gotest" if _looks_like_go(p) else "tidy"), None
+        if _looks_like_go(p, events=True):  # go test -json: one JSON object per line
+            return "gotest", None
         doc = _parse_once(p, max_bytes)
         fmt = _sniff(doc)
     if fmt is None:
         raise InputError(
             p,
-            "JSON of an unknown kind: expected pyperf, JMH (-rf json), Google Benchmark "
-            "or hyperfine results; use --format to say which",
+            "JSON of an unknown kind: expected pyperf, JMH (-rf json), Google Benchmark, "
+            "hyperfine, BenchmarkDotNet (full JSON export), asv, Julia BenchmarkTools, "
+            "pytest-benchmark or criterion results; use --format to say which",
         )
     return fmt, doc
 
@@ -142,9 +179,13 @@ def load(path: str | os.PathLike, *, max_bytes: int | None = None) -> tuple[str,
 def detect_format(path: str | os.PathLike, *, max_bytes: int | None = None) -> str:
     """Guess the format of a result file: ``tidy`` or the harness that wrote it.
 
-    Files named ``*.csv``, ``*.tsv``, ``*.txt`` or ``*.parquet`` (and compressed
-    CSV) are tidy tables; other files are read as JSON (gzip-compressed or not)
-    when they start with ``{`` or ``[``, and the harness is recognised by the
+    A directory holding criterion's files (``sample.json``, ...) below it, or
+    ``DIR@BASELINE``, is criterion's. Files named ``*.csv``, ``*.tsv``, ``*.txt`` or
+    ``*.parquet`` (and compressed CSV) are tidy tables unless their text starts like
+    Go benchmark output (``goos:``/``pkg:`` headers, or ``BenchmarkName  N  v ns/op``
+    lines: :func:`~esize.readers.gotest.sniff_text`); other files are read as JSON
+    (gzip-compressed or not) when they start with ``{`` or ``[`` (one JSON event per
+    line is ``go test -json`` output), and the harness is recognised by the
     document's structure.
 
     Raises
@@ -251,14 +292,20 @@ def _read_benchmarks(path, fmt, *, levels, value, where, warmup, benchmark_colum
             only=only,
             max_bytes=max_bytes,
         )
-    if doc is None:
-        check_file(p, max_bytes)
-        doc = _parse_once(p, max_bytes)
     module = _MODULES[fmt]
-    opts = {"gbench_time": gbench_time} if fmt == "gbench" else {}
+    if fmt == "criterion" and criterion.is_directory(path):  # a tree, not one document
+        parsed = criterion.parse_path(path, source, max_bytes)
+    elif fmt == "gotest":  # text, not JSON
+        check_file(p, max_bytes)
+        parsed = gotest.parse_text(gotest.read_text(p, max_bytes), source)
+    else:
+        if doc is None:
+            check_file(p, max_bytes)
+            doc = _parse_once(p, max_bytes)
+        opts = {"gbench_time": gbench_time} if fmt == "gbench" else {}
+        parsed = module.parse(doc, source, **opts)
     read: dict = {}
     wanted = set(only)
-    parsed = module.parse(doc, source, **opts)
     for name, (units, unit) in parsed.items():
         if wanted and name not in wanted:
             continue
@@ -271,6 +318,7 @@ def _read_benchmarks(path, fmt, *, levels, value, where, warmup, benchmark_colum
     for name in kept:
         design, info, warm, series, unit = read[name]
         design, caveats, dropped = drop_single_top(design, source, name, module.NEXT_RUN_OPTIONS)
+        caveats += getattr(module, "CAVEATS", ())  # what the format itself hides
         out[name] = Benchmark(design, unit, warm + caveats, info, dropped, series)
     return with_names(out, parsed)
 

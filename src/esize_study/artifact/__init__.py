@@ -9,7 +9,10 @@
     and the header the tables and the report print from it;
 ``archive``
     ``make archive``: one tarball of source and results for deposit
-    (``python -m esize_study.artifact.archive``).
+    (``python -m esize_study.artifact.archive``);
+``citation``
+    ``CITATION.cff`` as BibTeX with version and year
+    (``python -m esize_study.artifact.citation``), ``CITATION.bib`` in the archive.
 
 Nothing in the study imports these modules; the workflow and its scripts do.
 """

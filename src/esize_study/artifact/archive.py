@@ -1,12 +1,20 @@
 """``make archive``: one tarball for deposit (e.g. on Zenodo).
 
-``dist/esize-<version>.tar.gz`` unpacks to one directory ``esize-<version>/`` holding
+``dist/esize-<version>-<config>.tar.gz``, where ``<config>`` is the name of the last
+configuration file without its folder and extension (``config`` for the paper scale,
+``test`` for the tiny configuration), unpacks to one directory of the same name
+holding
 
 - the source at a git ref (``git archive``, HEAD by default; tag it ``v<version>``
   first), the committed data included;
-- the results directory of the chosen configuration, as the pipeline made it;
+- the results directory of the chosen configuration, as the pipeline made it, less
+  the intermediates of :data:`INTERMEDIATES` (the pipeline remakes them from the
+  committed data and the configuration in seconds) unless ``--with-intermediates``;
+- ``CITATION.bib``: the archived ``CITATION.cff`` as BibTeX
+  (:mod:`esize_study.artifact.citation`);
 - ``VERSION_INFO.json``: commit, tag, whether the work tree had uncommitted changes,
-  version, date; :mod:`esize_study.artifact.provenance` reads it where there is no ``.git``;
+  version, date, what was left out; :mod:`esize_study.artifact.provenance` reads it
+  where there is no ``.git``;
 - ``SHA256SUMS``: every other file, so that ``sha256sum -c SHA256SUMS`` run in the
   unpacked directory checks them all.
 
@@ -22,11 +30,13 @@ from the top of a git checkout (the Makefile's ``archive`` target does).
 from __future__ import annotations
 
 import copy
+import fnmatch
 import gzip
 import hashlib
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import tarfile
@@ -35,23 +45,70 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 
+import yaml
+
 from esize import InputError
 from esize._atomic import atomic_open
 
 from ..datasets.config import load_config_file, merge_config
+from . import citation
 from . import provenance as pv
 
 __all__ = [
     "ArchiveError",
+    "INTERMEDIATES",
+    "archive_name",
+    "is_intermediate",
+    "is_intermediate_of",
     "resolved_config",
     "code_hash_of_sources",
     "build",
+    "summary",
     "main",
 ]
 
 #: Packages whose sources make up the pipeline's code hash (codehash.code_hash).
 CODE_PACKAGES = ("src/esize", "src/esize_study")
 SUMS = "SHA256SUMS"
+BIB = "CITATION.bib"
+
+#: Results the pipeline remakes cheaply, left out of the archive by default:
+#: (pattern, relative to the results directory, one ``*`` per path part; the rule
+#: that writes it and from what). Whenever a job needs one, its rule remakes it from
+#: what the archive holds (the committed data, or the stand-in regenerated from its
+#: seed) and the configuration.
+INTERMEDIATES = (
+    ("*/steady/*.npz",
+     "rule ingest: each benchmark's measurements after the warm-up cut, read from "
+     "the dataset's raw files (seconds per benchmark)"),
+    ("*/sim/false_alarm_comparisons.parquet",
+     "rule fa_table: the per-comparison rows of sim/fa/*.parquet joined into one "
+     "file (the shards are archived)"),
+)
+
+
+def is_intermediate(relative: str | PurePosixPath) -> bool:
+    """Whether a path relative to the results directory matches :data:`INTERMEDIATES`.
+
+    Each ``*`` stands for one whole or partial path part, never for a ``/``.
+    """
+    return any(is_intermediate_of(relative, pattern) for pattern, _ in INTERMEDIATES)
+
+
+def is_intermediate_of(relative: str | PurePosixPath, pattern: str) -> bool:
+    """Whether ``relative`` matches ``pattern`` part by part (``*`` never crosses ``/``)."""
+    parts, pat = PurePosixPath(relative).parts, PurePosixPath(pattern).parts
+    return len(pat) == len(parts) and all(fnmatch.fnmatchcase(p, q)
+                                          for p, q in zip(parts, pat))
+
+
+def archive_name(version: str, config_files: Sequence[str | Path]) -> str:
+    """``esize-<version>-<config>``: the tarball's name without ``.tar.gz``, and its top
+    directory. ``<config>`` is the last configuration file's name without folder and
+    extension, characters other than letters, digits, ``.``, ``_`` and ``-`` replaced
+    by ``-``, so that archives of different configurations never share a name."""
+    stem = re.sub(r"[^A-Za-z0-9._-]", "-", Path(config_files[-1]).stem) or "config"
+    return f"esize-{version}-{stem}"
 
 
 class ArchiveError(Exception):
@@ -182,6 +239,7 @@ def build(
     out_dir: str | Path = "dist",
     ref: str = "HEAD",
     allow_stale: bool = False,
+    with_intermediates: bool = False,
     warn=None,
 ) -> Path:
     """Build the deposit tarball; return its path.
@@ -192,14 +250,18 @@ def build(
         Top of a git checkout (where the Snakefile is).
     config_files : sequence of paths
         Configuration files as the pipeline was given them (``config/config.yaml``,
-        then the ``--configfile`` one); their ``results_dir`` is archived.
+        then the ``--configfile`` one); their ``results_dir`` is archived, and the
+        last one names the archive (:func:`archive_name`).
     out_dir : path
-        Where ``esize-<version>.tar.gz`` is written (atomically).
+        Where ``esize-<version>-<config>.tar.gz`` is written (atomically).
     ref : str
         The git ref whose source is archived.
     allow_stale : bool
         Archive results whose provenance names other code or configuration (with a
         warning, recorded in VERSION_INFO.json) instead of refusing.
+    with_intermediates : bool
+        Archive the results matching :data:`INTERMEDIATES` too (by default they are
+        left out, and VERSION_INFO.json lists how many and what remakes them).
     warn : callable, optional
         Receives each warning (one line); default: printed to stderr.
 
@@ -242,11 +304,13 @@ def build(
     problems = _check_results(root, results_name, config, code, allow_stale, warn)
     results = root / results_name
 
-    prefix = f"esize-{version}"
+    prefix = archive_name(version, config_files)
     sums: dict[str, str] = {}
     for name, content in source_files.items():
         sums[_checked_name(name)] = hashlib.sha256(content).hexdigest()
     result_files = []
+    left_out = {pattern: {"files": 0, "bytes": 0, "remade_by": why}
+                for pattern, why in INTERMEDIATES}
     for p in sorted(results.rglob("*"), key=lambda q: q.parts):
         if not p.is_file() or p.is_symlink():
             continue
@@ -254,6 +318,12 @@ def build(
             continue  # left by an interrupted atomic write (esize._atomic)
         name = p.relative_to(root).as_posix()
         if name in source_files:  # committed (say results/README.md): the source's copy
+            continue
+        relative = p.relative_to(results).as_posix()
+        if not with_intermediates and is_intermediate(relative):
+            pattern = next(pat for pat, _ in INTERMEDIATES if is_intermediate_of(relative, pat))
+            left_out[pattern]["files"] += 1
+            left_out[pattern]["bytes"] += p.stat().st_size
             continue
         result_files.append((name, p))
         sums[_checked_name(name)] = _sha256_file(p)
@@ -272,12 +342,31 @@ def build(
         "config_hash": pv.config_hash(config),
         "results_dir": results_name.as_posix(),
         "results_match_source": not problems,
+        "intermediates": "kept" if with_intermediates else "left out",
+        "left_out": {} if with_intermediates else {
+            f"{results_name.as_posix()}/{pat}": rec for pat, rec in left_out.items()},
     }
     info_bytes = (json.dumps(info, indent=2) + "\n").encode()
     sums[pv.VERSION_INFO] = hashlib.sha256(info_bytes).hexdigest()
+    commit_time = int(_git(root, "show", "-s", "--format=%ct", commit).strip())
+    try:
+        cff = source_files["CITATION.cff"]
+        if not (yaml.safe_load(cff) or {}).get("date-released"):
+            warn("CITATION.cff has no date-released: CITATION.bib cites the commit's date; "
+                 "set date-released to the release's date")
+        bib_bytes = citation.bibtex_of_cff(
+            cff, released=datetime.fromtimestamp(commit_time, UTC).date()).encode()
+    except KeyError:
+        raise ArchiveError(f"no CITATION.cff in the source at {ref}") from None
+    except yaml.YAMLError:
+        raise ArchiveError(f"CITATION.cff at {ref} is not valid YAML") from None
+    except citation.CitationError as exc:
+        raise ArchiveError(f"CITATION.cff at {ref}: {exc}") from None
+    if BIB in source_files:
+        raise ArchiveError(f"{BIB} is committed at {ref}; the archive writes it from CITATION.cff")
+    sums[BIB] = hashlib.sha256(bib_bytes).hexdigest()
     manifest = "".join(f"{h}  {n}\n" for n, h in sorted(sums.items())).encode()
 
-    commit_time = int(_git(root, "show", "-s", "--format=%ct", commit).strip())
     out = Path(out_dir)
     if not out.is_absolute():
         out = root / out
@@ -298,6 +387,7 @@ def build(
                 tar.addfile(top)
                 tar.addfile(*extra(pv.VERSION_INFO, info_bytes, int(now.timestamp())))
                 tar.addfile(*extra(SUMS, manifest, int(now.timestamp())))
+                tar.addfile(*extra(BIB, bib_bytes, commit_time))
                 for m, content in source:
                     m = copy.copy(m)
                     m.name = f"{prefix}/{m.name}"
@@ -326,17 +416,42 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--root", default=".", help="top of the git checkout (.)")
     parser.add_argument("--allow-stale", action="store_true",
                         help="archive results made by other code or configuration")
+    parser.add_argument("--with-intermediates", action="store_true",
+                        help="keep the results the pipeline remakes cheaply ("
+                             + ", ".join(p for p, _ in INTERMEDIATES) + "), left out by default")
     args = parser.parse_args(argv)
     try:
         path = build(args.root, args.config, out_dir=args.output_dir, ref=args.ref,
-                     allow_stale=args.allow_stale)
+                     allow_stale=args.allow_stale, with_intermediates=args.with_intermediates)
     except ArchiveError as exc:
         print(f"esize: error: {exc}", file=sys.stderr)
         return 2
-    size = path.stat().st_size
-    print(f"{os.path.relpath(path)} ({size / 2**20:.1f} MiB); check after unpacking with: "
-          f"cd {path.name[:-7]} && sha256sum -c {SUMS}")
+    print(summary(path))
     return 0
+
+
+def summary(path: str | Path) -> str:
+    """The lines ``make archive`` ends with: the tarball, its size, what was left out,
+    and how to check it (read back from the tarball's VERSION_INFO.json)."""
+    path = Path(path)
+    top = path.name.removesuffix(".tar.gz")
+    with tarfile.open(path) as tar:
+        info = json.load(tar.extractfile(f"{top}/{pv.VERSION_INFO}"))
+    size = path.stat().st_size
+    lines = [f"archive: {os.path.relpath(path)}"]
+    left = {pat: rec for pat, rec in info.get("left_out", {}).items() if rec["files"]}
+    if left:
+        n = sum(r["files"] for r in left.values())
+        b = sum(r["bytes"] for r in left.values())
+        lines.append(f"left out: {n} regenerable intermediate files ({b / 2**20:.1f} MiB: "
+                     + ", ".join(left) + "); make archive ARCHIVE_ARGS=--with-intermediates "
+                     "keeps them")
+    else:
+        lines.append(f"intermediates: {info.get('intermediates', 'kept')}")
+    lines.append(f"check after unpacking: tar xzf {path.name} && cd {top} && "
+                 f"sha256sum -c {SUMS}")
+    lines.append(f"size: {size / 2**20:.1f} MiB ({size:,} bytes)")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

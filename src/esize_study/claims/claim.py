@@ -47,6 +47,10 @@ __all__ = [
     "CALIBRATION",
     "CONTEXT",
     "ROLES",
+    "ARITHMETIC",
+    "SIMULATION",
+    "DATA",
+    "EVIDENCE",
     "Claim",
     "Spec",
     "judge_all",
@@ -75,6 +79,15 @@ CALIBRATION = "calibration"
 #: Shown for context, not a claim of the paper.
 CONTEXT = "context"
 ROLES = (REPRODUCTION, CALIBRATION, CONTEXT)
+
+#: Exact arithmetic from the paper's own inputs (worked examples, Table tPrecisions).
+ARITHMETIC = "arithmetic"
+#: A result of a simulation (false alarms, coverage): Monte Carlo error, a model.
+SIMULATION = "simulation"
+#: A number estimated from a dataset (Table tVariations).
+DATA = "data"
+#: The kinds of evidence a row rests on; the headline counts each kind apart.
+EVIDENCE = (SIMULATION, ARITHMETIC, DATA)
 
 
 @dataclass
@@ -106,6 +119,10 @@ class Claim:
     role : str
         One of :data:`ROLES`: ``reproduction`` (default), ``calibration`` or
         ``context``.
+    evidence : str
+        One of :data:`EVIDENCE`: what the row rests on, ``simulation`` (default),
+        ``arithmetic`` (exact, from the paper's inputs) or ``data`` (estimated from a
+        dataset). The headline counts each kind apart.
     """
 
     id: str
@@ -119,12 +136,15 @@ class Claim:
     mc_error: str = "-"
     values: dict = field(default_factory=dict)
     role: str = REPRODUCTION
+    evidence: str = SIMULATION
 
     def __post_init__(self):
         if self.verdict not in VERDICTS:
             raise ValueError(f"claim {self.id!r}: verdict {self.verdict!r} not in {VERDICTS}")
         if self.role not in ROLES:
             raise ValueError(f"claim {self.id!r}: role {self.role!r} not in {ROLES}")
+        if self.evidence not in EVIDENCE:
+            raise ValueError(f"claim {self.id!r}: evidence {self.evidence!r} not in {EVIDENCE}")
 
     def to_dict(self) -> dict:
         """The record as a JSON-able dict (non-finite numbers become ``None``)."""
@@ -374,10 +394,15 @@ def tally(claims: Iterable[Claim], role: str | None = None) -> tuple[int, int]:
     return sum(c.verdict == AGREE for c in compared), len(compared)
 
 
-def summary(claims: Iterable[Claim]) -> dict[str, dict[str, int]]:
-    """Counts per role and verdict: ``{role: {verdict: n, ..., "total": n}}``."""
+def summary(claims: Iterable[Claim], evidence: str | None = None) -> dict[str, dict[str, int]]:
+    """Counts per role and verdict: ``{role: {verdict: n, ..., "total": n}}``.
+
+    ``evidence`` restricts the counts to rows of that kind (:data:`EVIDENCE`).
+    """
     out = {r: {v: 0 for v in VERDICTS} | {"total": 0} for r in ROLES}
     for c in claims:
+        if evidence is not None and c.evidence != evidence:
+            continue
         out[c.role][c.verdict] += 1
         out[c.role]["total"] += 1
     return out

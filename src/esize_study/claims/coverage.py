@@ -21,6 +21,7 @@ from esize import critical_value
 
 from ..estimate.coverage import grid_share, model_coverage
 from ..estimate.rates import normal_interval, proportion_interval, z_for
+from . import coverage_text as _text
 from .claim import (
     AGREE,
     CONTEXT,
@@ -49,7 +50,7 @@ from .coverage_data import rank_corr as _rank_corr
 from .coverage_data import spread as _spread
 from .coverage_data import values_of as _values
 
-__all__ = ["CLAIMS", "evaluate", "is_fft"]
+__all__ = ["CLAIMS", "ALL_CLAIMS", "evaluate", "is_fft"]
 
 
 def _with_why(note: str, why: str) -> str:
@@ -401,6 +402,13 @@ CLAIMS: tuple[Spec, ...] = (
 )
 
 
+_ORDER = ("fCOV", "fCOVNormal", "fCOVGrid", "fCOVR", "fCOVRSGrid", "all")
+#: The rows of :data:`CLAIMS` and of :data:`esize_study.claims.coverage_text.CLAIMS` (the
+#: section's other statements), grouped by figure in the report's order.
+ALL_CLAIMS: tuple[Spec, ...] = tuple(sorted(CLAIMS + _text.CLAIMS,
+                                            key=lambda s: _ORDER.index(s.figure)))
+
+
 def evaluate(table, counts=None) -> list[Claim]:
     """Evaluate every claim of :data:`CLAIMS` that the dataset allows.
 
@@ -415,4 +423,4 @@ def evaluate(table, counts=None) -> list[Claim]:
     -------
     list of Claim
     """
-    return judge_all(CLAIMS, _Data(table, counts))
+    return judge_all(ALL_CLAIMS, _Data(table, counts))

@@ -13,9 +13,10 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..estimate.rates import min_threshold, proportion_interval, rates_at
+from ..estimate.rates import min_threshold, normal_interval, proportion_interval, rates_at
 
-__all__ = ["FalseAlarmData", "pct", "iv_text", "rate_text", "se"]
+__all__ = ["FalseAlarmData", "pct", "iv_text", "rate_text", "se", "upper_half", "diff_interval",
+           "paired_difference", "rank_corr", "points", "points_interval"]
 
 
 def pct(x: float, digits: int = 2) -> str:
@@ -40,7 +41,9 @@ def se(p: float, n: int) -> float:
 class FalseAlarmData:
     """Per-comparison results and grid rates of one dataset, grouped for the claims.
 
-    ``shape`` is the binary-shape check quoted by one explanation (or None).
+    ``shape`` is the binary-shape check quoted by the explanations (or None): one
+    result of :func:`esize_study.falsealarm.shape.shape_check`, or a mapping from
+    benchmark names to such results; :attr:`shapes` is always the mapping.
     """
 
     # The comparisons are millions of rows: they are split into groups once, and every
@@ -50,7 +53,9 @@ class FalseAlarmData:
     _TKEY = ["benchmark", "experiment", "method", "scheme"]
 
     def __init__(self, comparisons, table, shape: dict | None = None):
-        self.shape = shape
+        if shape and "benchmark" in shape:
+            shape = {shape["benchmark"]: shape}
+        self.shapes = dict(shape or {})
         self._curves: dict = {}
         self.groups = {k: g for k, g in comparisons.groupby(self._KEY, sort=False)}
         self.tgroups = {k: g for k, g in table.groupby(self._TKEY, sort=False)}
@@ -110,11 +115,52 @@ class FalseAlarmData:
                                                 "binaries", 0.05)
         return self._curves[key]
 
-    def paired_alarms(self, bench, sizes, a, b):
+    def paired_alarms(self, bench, sizes, a, b, kind="binaries"):
         """Per-comparison alarm indicators at 0 % of two (method, scheme), same comparisons."""
         parts = []
         for method, scheme in (a, b):
-            s = self.sel(bench, "binaries", sizes, method, scheme)
+            s = self.sel(bench, kind, sizes, method, scheme)
             parts.append(s.set_index(["size", "comparison"])["tstar"] > 0)
         j = pd.concat(parts, axis=1, join="inner")
         return j.iloc[:, 0].to_numpy(float), j.iloc[:, 1].to_numpy(float)
+
+
+def upper_half(ks) -> list[int]:
+    kmax = max(ks)
+    return [k for k in ks if 2 * k >= kmax and k >= 2]
+
+
+def diff_interval(p1: float, n1: int, p2: float, n2: int, z: float) -> tuple[float, tuple]:
+    """``p1 - p2`` of two independent shares and its normal interval (+- ``z`` SE)."""
+    se = math.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2) if n1 and n2 else math.nan
+    return p1 - p2, normal_interval(p1 - p2, se, z)
+
+
+def paired_difference(d: FalseAlarmData, bench: str, kind: str, sizes, a, b,
+                      z: float) -> tuple[float, tuple]:
+    """Mean of ``alarm_a - alarm_b`` at 0 % over the same comparisons, and its interval."""
+    x, y = d.paired_alarms(bench, sizes, a, b, kind=kind)
+    diff = x - y
+    if diff.size < 2:
+        return math.nan, (math.nan, math.nan)
+    m = float(diff.mean())
+    return m, normal_interval(m, float(diff.std(ddof=1) / math.sqrt(diff.size)), z)
+
+
+def rank_corr(x, y) -> float:
+    """Spearman's rank correlation with tied values sharing their mean rank (NaN when
+    either side is constant: no order at all)."""
+    import pandas as pd
+
+    rx, ry = pd.Series(x).rank().to_numpy(), pd.Series(y).rank().to_numpy()
+    if np.ptp(rx) == 0 or np.ptp(ry) == 0:
+        return math.nan
+    return float(np.corrcoef(rx, ry)[0, 1])
+
+
+def points(x: float) -> str:
+    return f"{100 * x:+.2f}"
+
+
+def points_interval(iv) -> str:
+    return f"{points(iv[0])} to {points(iv[1])}"

@@ -18,13 +18,29 @@ from functools import cache
 
 from esize import critical_value
 
-from ..estimate.precision import binary_level_sensitivity, precision_mark, rounding_grid
+from ..estimate.precision import (
+    binary_level_sensitivity,
+    merged_cells,
+    precision_mark,
+    rounding_grid,
+)
 from ..estimate.variation import variation_tolerance
 from ..paper import numbers as paper
-from .claim import AGREE, CALIBRATION, DISAGREE, PARTLY, Claim, verdict
+from .claim import (
+    AGREE,
+    ARITHMETIC,
+    CALIBRATION,
+    CONTEXT,
+    DATA,
+    DISAGREE,
+    PARTLY,
+    REPRODUCTION,
+    Claim,
+    verdict,
+)
 
 __all__ = ["data_claims", "examples_claims", "precision_claims", "two_level_note",
-           "TWO_LEVEL"]
+           "TWO_LEVEL", "MERGED_TEXT"]
 
 _VARIATION_RULE = "within 10 % of the paper's value or 0.15 points"
 
@@ -45,20 +61,21 @@ def data_claims(var_rows: Sequence[Mapping], role: str = CALIBRATION) -> list[Cl
         out.append(Claim(f"tvariations.{b}.S.{lev}", b, f"S {lev}", f"{p:.1f} %",
                          f"{ours:.2f} % ({ours - p:+.2f})", _VARIATION_RULE,
                          verdict(abs(ours - p) <= variation_tolerance(p)),
-                         values={"ours": ours, "paper": p}, role=role))
+                         values={"ours": ours, "paper": p}, role=role, evidence=DATA))
         if lev == "execution":
             pt = paper.VARIATION_T_EXECUTION[b]
             if pt == 0.0:
                 pos = str(r["T2_positive"]).lower() == "true"
                 out.append(Claim(f"tvariations.{b}.T2-nonpositive", b, "T^2 execution <= 0",
                                  "yes", "no" if pos else "yes", _VARIATION_RULE,
-                                 verdict(not pos), values={"T2_positive": pos}, role=role))
+                                 verdict(not pos), values={"T2_positive": pos}, role=role,
+                                 evidence=DATA))
             elif pt is not None:
                 t = float(r["T_pct"])
                 out.append(Claim(f"tvariations.{b}.T.execution", b, "T execution", f"{pt:.1f} %",
                                  f"{t:.2f} % ({t - pt:+.2f})", _VARIATION_RULE,
                                  verdict(abs(t - pt) <= variation_tolerance(pt)),
-                                 values={"ours": t, "paper": pt}, role=role))
+                                 values={"ours": t, "paper": pt}, role=role, evidence=DATA))
     return out
 
 
@@ -83,7 +100,8 @@ def examples_claims(we: Mapping) -> tuple[list[Claim], str]:
             shown = f"{ours:.4f}"
             pv = f"{paper_value:g}"
         out.append(Claim(f"examples.{table}.{name}", table, name, pv, shown, _ROUNDED,
-                         verdict(ok), values={"ours": ours, "paper": paper_value}))
+                         verdict(ok), values={"ours": ours, "paper": paper_value},
+                         evidence=ARITHMETIC))
 
     a, b, c, d = we["tWEData"], we["tWE2Data"], we["tWQEData"], we["tWQEBoot"]
     pa, pb, pc, pd_ = p["tWEData"], p["tWE2Data"], p["tWQEData"], p["tWQEBoot"]
@@ -91,11 +109,15 @@ def examples_claims(we: Mapping) -> tuple[list[Claim], str]:
         add("tWEData", k, pa[k], a[k])
     for k in ("S2_sq", "S1_sq", "T2_sq"):
         add("tWE2Data", k, pb[k], b[k])
+    # a count has no digits to round: the exact computation decides; the paper's
+    # rounded inputs are shown beside it and explained in the note
     out.append(Claim("examples.tWE2Data.n1", "tWE2Data", "n1 (c1 = 10)", f"{pb['n1']}",
-                     f"{b['n1']} (exact); {b['n1_paper_rounding']} with the paper's rounding",
-                     "equal with the paper's rounding of the estimates",
-                     verdict(b["n1_paper_rounding"] == pb["n1"]), "see the note below",
-                     values={"ours": b["n1"], "paper_rounding": b["n1_paper_rounding"]}))
+                     f"{b['n1']} (exact); {b['n1_paper_rounding']} from the estimates as the "
+                     "paper prints them", "equal to the paper's count (computed exactly)",
+                     verdict(b["n1"] == pb["n1"]),
+                     "the paper computes n1 from its rounded estimates; see the note below",
+                     values={"ours": b["n1"], "paper_rounding": b["n1_paper_rounding"]},
+                     evidence=ARITHMETIC))
     for k in ("old_mean", "old_ci_half_width", "t_quantile_2df", "S3_sq_old", "S3_sq_new"):
         add("tWQEData", k, pc[k], c[k])
     add("tWQEData", "Fieller 95 % CI", pc["fieller"], c["fieller"])
@@ -192,9 +214,22 @@ def two_level_note(benchmark: str) -> str:
            f"% already gives {_cells(fit[1])}. " if fit else
            "No S within the rounding of Table tVariations gives the row (the cells stay at "
            f"{_cells(lows)} or above). ")
-        + "The paper's cells are consistent with a plan from a smaller binary-level "
-        "variance, such as a two-level estimate after merging executions; ours follows the "
-        "stated procedure on the three-level table")
+        + "The paper's cells follow from a plan on the merged two-level variances of its "
+        "text (the counted rows above); these context rows follow the stated procedure on "
+        "the three-level table")
+
+
+#: How the HTTP and TCP rows are planned, for the report (the paper's convention).
+MERGED_TEXT = (
+    "For HTTP and TCP the execution level has T^2 <= 0, so the plan runs one execution "
+    "per binary. The paper re-estimates the variances after merging executions into "
+    "measurements and gives the new binary-level variation in its text (about 0.2 % for "
+    "HTTP, 0.5 % for TCP), not in Table tVariations; its Table tPrecisions follows from "
+    "those values. Two conventions are shown for these rows: **merged** (the paper's, "
+    "counted): the binary level from the text, the measurement level the pooled "
+    "within-binary variance of the merged measurements from Table tVariations' S; and "
+    "**three-level** (shown for context, not counted): the binary level T3^2 = S3^2 - "
+    "S2^2/n2 of the three-level table.")
 
 
 def precision_claims(prec_rows: Sequence[Mapping]) -> list[Claim]:
@@ -206,6 +241,12 @@ def precision_claims(prec_rows: Sequence[Mapping]) -> list[Claim]:
     for TCP the sensitivity to measurement time, cost model and binary-level variance
     (:func:`two_level_note`); otherwise what the rounding of Table tVariations' inputs
     and the whole number of binaries allow.
+
+    The ``ours`` cells of HTTP and TCP come twice (:data:`MERGED_TEXT`): planned from
+    the merged two-level variances of the paper's text
+    (:func:`esize_study.estimate.precision.merged_cells`), the convention the paper
+    used, counted; and from the three-level table (the rows of ``precisions.csv``),
+    with role ``context``.
     """
     out = []
     for r in prec_rows:
@@ -217,11 +258,13 @@ def precision_claims(prec_rows: Sequence[Mapping]) -> list[Claim]:
         b = r["benchmark"]
         po, pd_ = paper.PRECISIONS[b][paper.PRECISION_HOURS.index(int(h))]
         design = f"{r['binaries']} x {r['n2']} x {r['n1']}"
+        merged = {c["hours"]: c for c in merged_cells(b)}
         for label, ours, theirs in (("ours", float(r["ours_pct"]), po),
                                     ("default", float(r["default_pct"]), pd_)):
             mark = precision_mark(ours, theirs)
             what = f"{h:g} h {label}"
             note = ""
+            two_conventions = label == "ours" and h in merged
             if mark:
                 if label == "ours" and b in TWO_LEVEL:
                     note = f"see the note on {b} below; " + _rounding_note(b, h, label, theirs)
@@ -229,9 +272,36 @@ def precision_claims(prec_rows: Sequence[Mapping]) -> list[Claim]:
                     note = _rounding_note(b, h, label, theirs)
                     if label == "ours" and _row_fit(b, label) is None:
                         note += _binaries_note(r, ours, theirs)
+            if two_conventions:
+                m = merged[h]
+                mm = precision_mark(m["ours_pct"], theirs)
+                out.append(Claim(f"tprecisions.{b}.{h:g}h.ours-merged", b,
+                                 f"{what}, merged ({m['binaries']} x 1 x {m['n1']})",
+                                 f"{theirs:.1f}", f"{m['ours_pct']:.2f}" + (f" {mm}" if mm else ""),
+                                 _PRECISION_RULE, _PRECISION_VERDICT[mm],
+                                 _rounding_merged(b, h, theirs) if mm else "",
+                                 values={"ours": m["ours_pct"], "paper": theirs, "mark": mm,
+                                         "convention": "merged"}, evidence=ARITHMETIC))
             out.append(Claim(f"tprecisions.{b}.{h:g}h.{label}", b,
-                             what + (f" ({design})" if label == "ours" else ""),
+                             what + (f", three-level ({design})" if two_conventions else
+                                     f" ({design})" if label == "ours" else ""),
                              f"{theirs:.1f}", f"{ours:.2f}" + (f" {mark}" if mark else ""),
                              _PRECISION_RULE, _PRECISION_VERDICT[mark], note,
-                             values={"ours": ours, "paper": theirs, "mark": mark}))
+                             values={"ours": ours, "paper": theirs, "mark": mark,
+                                     "convention": "three-level" if two_conventions else ""},
+                             role=CONTEXT if two_conventions else REPRODUCTION,
+                             evidence=ARITHMETIC))
     return out
+
+
+def _rounding_merged(benchmark: str, hours: float, theirs: float) -> str:
+    """Where a merged-convention cell lies when the text's binary-level value moves
+    within its printed rounding (one digit: +-0.05 points)."""
+    stated = paper.MERGED_BINARY_PCT[paper.family(benchmark)]
+    grid = [stated - 0.05 + 0.01 * i for i in range(11)]
+    vals = [c["ours_pct"] for x in grid for c in merged_cells(benchmark, [hours], x)]
+    reach = any(precision_mark(v, theirs) == "" for v in vals)
+    return (f"with the text's binary-level value anywhere within its rounding "
+            f"({stated - 0.05:.2f}-{stated + 0.05:.2f} %) the cell ranges "
+            f"{min(vals):.2f}-{max(vals):.2f}, which "
+            + ("reaches the paper's value" if reach else "does not reach the paper's value"))

@@ -32,6 +32,8 @@ __all__ = [
     "precision_mark",
     "rounding_grid",
     "binary_level_sensitivity",
+    "merged_variances",
+    "merged_cells",
     "PRECISION_COLUMNS",
     "precision_table",
     "DIMENSIONING_COLUMNS",
@@ -255,6 +257,54 @@ def binary_level_sensitivity(benchmark: str, hours: Sequence[float] = paper.PREC
     out["t3"] = t3
     out["merged"] = math.sqrt(max(s[0] ** 2 - s1m / (n2 * n1), 0.0))
     out["stated"] = paper.MERGED_BINARY_PCT.get(fam)
+    return out
+
+
+def merged_variances(benchmark: str, binary_pct: float | None = None) -> np.ndarray | None:
+    r"""The two-level variances the paper plans HTTP and TCP with, or None.
+
+    For the benchmarks whose execution level has :math:`T_2^2 \le 0` the paper drops
+    the execution level and re-estimates: its text gives the binary-level variation
+    after merging executions into measurements (about 0.2 % for HTTP, 0.5 % for TCP,
+    :data:`esize_study.paper.numbers.MERGED_BINARY_PCT`), which is not in Table
+    tVariations. Here that value is the binary-level variation the plan uses, and the
+    measurement level is the pooled within-binary variance of the merged measurements,
+
+    .. math:: S_{1m}^2 = \frac{n_2 (n_1 - 1) S_1^2 + n_1 (n_2 - 1) S_2^2}{n_2 n_1 - 1},
+
+    from Table tVariations' S (in %). Returns :math:`(T_b^2, 0, S_{1m}^2)` in %^2, the
+    zero dropping the execution level; None for a benchmark without a stated value.
+    ``binary_pct`` replaces the stated binary-level value (to try its rounding).
+    """
+    stated = paper.MERGED_BINARY_PCT.get(paper.family(benchmark))
+    if stated is None:
+        return None
+    stated = stated if binary_pct is None else binary_pct
+    n2, n1 = paper.EXECUTIONS, paper.steady_measurements(benchmark)
+    s = np.asarray(paper.VARIATION_S[benchmark], dtype=np.float64)
+    s1m = (n2 * (n1 - 1) * s[2] ** 2 + n1 * (n2 - 1) * s[1] ** 2) / (n2 * n1 - 1)
+    return np.array([stated**2, 0.0, s1m])
+
+
+def merged_cells(benchmark: str, hours: Sequence[float] = paper.PRECISION_HOURS,
+                 binary_pct: float | None = None) -> list[dict]:
+    """Table tPrecisions' ``ours`` cells planned from :func:`merged_variances`.
+
+    The paper's procedure (:func:`precision_rows`' convention ``paper``) on the
+    two-level variances the paper's text gives for HTTP and TCP; empty for the other
+    benchmarks. Each row: ``hours``, ``ours_pct``, ``binaries``, ``n1``.
+    ``binary_pct`` replaces the stated binary-level value.
+    """
+    t2 = merged_variances(benchmark, binary_pct)
+    if t2 is None:
+        return []
+    cost = paper_costs(benchmark)
+    out = []
+    for h in hours:
+        d = _paper_dimension(t2, cost, h)
+        out.append({"hours": float(h), "ours_pct": 100.0 * d.half_width,
+                    "binaries": int(d.counts.get("compilation", 1)),
+                    "n1": int(d.counts["measurement"])})
     return out
 
 

@@ -20,6 +20,7 @@ import numpy as np
 
 __all__ = [
     "Z",
+    "one_binary_rate",
     "rates_at",
     "min_threshold",
     "contour",
@@ -134,3 +135,33 @@ def call(p: float, n: int, target: float) -> str:
     if lo > target:
         return "above"
     return "undecided"
+
+
+def one_binary_rate(benchmark: str, executions: int, alpha: float = 0.05,
+                    binary_var: str = "T") -> float:
+    r"""False-alarm rate at 0 % of one binary per system, in closed form from Table tVariations.
+
+    Each system is one binary of ``executions`` executions; the asymptotic interval
+    treats the executions as the top level, so its variance estimate ``w`` covers the
+    execution means only, while the two binaries add :math:`2\sigma_3^2` to the
+    difference. Under the normal model (ratio near 1, delta method)
+
+    .. math:: P = P\big(|t_{2(n_2-1)}| > t_{n_2-1} \sqrt{w / (w + 2\sigma_3^2)}\big),
+              \quad w = 2 S_2^2 / n_2,
+
+    with :math:`S_2^2` the variance of execution means and :math:`\sigma_3^2` the
+    binary-level variance: :math:`T_3^2 = S_3^2 - S_2^2/n_2` (``binary_var="T"``) or
+    :math:`S_3^2` (``"S"``), from the table's relative S (in %).
+    """
+    from scipy.special import stdtr
+
+    from ..paper import numbers as paper
+
+    s3, s2, _ = (x * x for x in paper.VARIATION_S[benchmark])
+    n2 = int(executions)
+    b = s3 - s2 / paper.EXECUTIONS if binary_var == "T" else s3
+    w = 2.0 * s2 / n2
+    from esize import critical_value
+
+    x = critical_value(alpha, n2 - 1) * math.sqrt(w / (w + 2.0 * b))
+    return float(2.0 * stdtr(2 * (n2 - 1), -x))

@@ -76,8 +76,9 @@ FFT_BUILD_COST_MEASUREMENTS = 5343
 def warmup_count(raw: int) -> int:
     """Warm-up measurements dropped from an execution of ``raw`` (30 %, halves up).
 
-    64 -> 19, 256 -> 77, 512 -> 154, leaving 45, 179 and 358 steady measurements,
-    the counts the paper reports.
+    64 -> 19, 256 -> 77, 512 -> 154, leaving 45, 179 and 358 steady measurements. The
+    paper states the raw counts and the 30 % (Section "Benchmarks"), not these steady
+    counts: they are ours, and the rounding (half up) is our reading.
     """
     raw = int(raw)
     if raw < 0:

@@ -16,7 +16,10 @@
 ``knowneffect``
     the known-effect tables in Markdown;
 ``measured``, ``measured_results``
-    the report section on a measured dataset.
+    the report section on a measured dataset;
+``notebook``
+    the walk-through notebook as HTML whose maths is drawn at build time (no script,
+    works offline).
 
 The sections that show the paper's claims are the report's (:mod:`esize_study.report`).
 """

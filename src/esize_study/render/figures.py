@@ -1,4 +1,4 @@
-"""Figures of the reproduction (matplotlib, readable in black and white).
+"""Figures of the reproduction (matplotlib; colour-blind safe, readable in black and white).
 
 Every figure of the study is drawn in one style (:data:`STYLE`, applied with
 :func:`styled`) with matplotlib's object-oriented interface: pyplot only creates
@@ -9,6 +9,11 @@ writer. The figures of the section "False Alarm Rate" are drawn by
 :mod:`esize_study.render.figures_falsealarm`, those of "Coverage" by
 :mod:`esize_study.render.figures_coverage`; every name and caption is registered
 in :mod:`esize_study.render.registry`.
+
+Labelled lines differ in colour (a colour-blind-safe palette, :data:`PALETTE`), dash
+pattern and marker (:func:`line_style`); axes of counts have integer ticks
+(:func:`count_axis`); every line drawn for reference (the nominal coverage, a
+diagonal, a band of standard errors) has a legend entry that says what it is.
 
 Any number of benchmarks: a figure of chosen benchmarks shows the paper's choice on a
 dataset of the paper's benchmarks (the stand-in) and every benchmark on any other
@@ -50,6 +55,10 @@ __all__ = [
     "shown",
     "grid",
     "line_style",
+    "count_axis",
+    "PALETTE",
+    "LINESTYLES",
+    "MARKERS",
     "spread",
     "legend_inches",
     "bottom_legend",
@@ -78,13 +87,22 @@ STYLE = {
     "svg.hashsalt": "esize",  # SVG element ids without randomness
 }
 
-#: Line styles that stay distinguishable in grey scale.
+#: Colours of labelled lines: the colour-blind-safe qualitative palette of Okabe and
+#: Ito (2008), its yellow left out (too pale on white). Several have about the same
+#: grey when printed in black and white, which is why every line also has a marker
+#: and a dash pattern of its own.
+PALETTE = ("#000000", "#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC79A7")
+#: Dash patterns of labelled lines; with the seven colours, 28 lines differ in both.
+LINESTYLES = ("-", "--", "-.", ":")
+#: Markers of labelled lines: twelve shapes, hollow in a second round; the ten most
+#: unlike first (pentagon and hexagon, which look round when small, last).
+MARKERS = ("o", "s", "^", "D", "v", "X", "P", "*", "<", ">", "p", "h")
+
+#: Styles of a few lines (false-alarm targets, resampling schemes, exact against
+#: approximate): colour, dash pattern and marker all differ.
 STYLES = [
-    {"color": "0.0", "linestyle": "-", "marker": "o"},
-    {"color": "0.25", "linestyle": "--", "marker": "s"},
-    {"color": "0.45", "linestyle": "-.", "marker": "^"},
-    {"color": "0.6", "linestyle": ":", "marker": "D"},
-    {"color": "0.35", "linestyle": (0, (5, 1, 1, 1, 1, 1)), "marker": "v"},
+    {"color": PALETTE[k], "linestyle": ls, "marker": MARKERS[k]}
+    for k, ls in enumerate(("-", "--", "-.", ":", (0, (5, 1, 1, 1, 1, 1))))
 ]
 
 
@@ -121,8 +139,6 @@ MAX_PANELS = 16
 #: grey line each and their median (:func:`spread`).
 MAX_LINES = 16
 
-_MARKERS = ["o", "s", "^", "D", "v", "<", ">", "p", "h", "X", "P", "*"]
-
 
 def shown(names: Sequence[str], *wanted: str) -> list[str]:
     """Benchmarks a figure of chosen benchmarks shows.
@@ -158,16 +174,30 @@ def grid(n: int, width: float, height: float, *, max_cols: int = MAX_COLS,
 
 
 def line_style(i: int, n_points: int) -> dict:
-    """Style of the ``i``-th labelled line (of ``n_points`` points): line style, grey
-    and one of 12 markers, hollow every other round, so that :data:`MAX_LINES` lines
-    stay apart in black and white."""
-    base = dict(STYLES[i % len(STYLES)])
-    base["marker"] = _MARKERS[i % len(_MARKERS)]
-    if (i // len(STYLES)) % 2 == 1:
+    """Style of the ``i``-th labelled line (of ``n_points`` points).
+
+    Colour from :data:`PALETTE`, dash pattern from :data:`LINESTYLES` and marker from
+    :data:`MARKERS`, hollow from the thirteenth line on: the first :data:`MAX_LINES`
+    lines differ in (colour, dash pattern) and in (marker, filling), so that they stay
+    apart on screen, for colour-blind readers and in black and white (where similar
+    greys are told apart by their markers). Markers sit on every ``n_points // 8``-th
+    point, shifted line by line so that they do not hide each other.
+    """
+    base = {"color": PALETTE[i % len(PALETTE)],
+            "linestyle": LINESTYLES[i % len(LINESTYLES)],
+            "marker": MARKERS[i % len(MARKERS)]}
+    if (i // len(MARKERS)) % 2 == 1:
         base["markerfacecolor"] = "white"
     every = max(1, n_points // 8)
     base["markevery"] = (i % every, every)
     return base
+
+
+def count_axis(axis) -> None:
+    """Integer ticks on an axis of counts (binaries, executions, iterations)."""
+    from matplotlib.ticker import MaxNLocator
+
+    axis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))
 
 
 def spread(ax, series: dict, *, what: str = "benchmark") -> list:

@@ -1,8 +1,12 @@
 """Figures of the coverage simulations (Section "Coverage") and the study's extras.
 
-Curves are told apart by line style and marker (readable in black and white); the
-heat maps use a diverging colour map centred on the nominal coverage (white), blue
-above and red below, with labelled black contour lines for grey-scale prints. Each
+Curves are told apart by colour, dash pattern and marker
+(:func:`esize_study.render.figures.line_style`: colour-blind safe and readable in
+black and white); the dotted nominal coverage has a legend entry. The heat maps use a
+diverging colour map centred on the nominal coverage (white), blue above and red
+below, with a linear colour bar ticked at even steps through the nominal coverage,
+labelled black contour lines (their labels upright) for grey-scale prints
+and a legend for the lines drawn on them. Each
 function takes ``coverage.csv`` as a DataFrame and returns a Figure drawn in the
 study's one style (:data:`esize_study.render.figures.STYLE`); write it with
 :func:`esize_study.render.figures.save`.
@@ -19,7 +23,9 @@ from . import registry
 from .figures import (
     MAX_LINES,
     MAX_PANELS,
+    STYLES,
     bottom_legend,
+    count_axis,
     grid,
     legend_inches,
     line_style,
@@ -39,7 +45,9 @@ def _select(table, experiment, method, scheme):
 
 
 def _nominal(ax, level):
-    ax.axhline(100 * level, color="0.5", linewidth=0.8, linestyle=(0, (1, 1)), zorder=0)
+    """The dotted line of the nominal coverage; returns it (for the legend)."""
+    return ax.axhline(100 * level, color="0.5", linewidth=0.8, linestyle=(0, (1, 1)),
+                      zorder=0, label=f"nominal coverage {100 * level:g} %")
 
 
 @styled
@@ -56,8 +64,9 @@ def curves(table, panels: Sequence[dict], *, x: str, xlabel: str, level: float =
     names = list(benchmarks) if benchmarks else list(dict.fromkeys(table["benchmark"]))
     many = len(names) > MAX_LINES
     fig, axes = grid(len(panels), 4.3, 3.3, max_cols=ncols,
-                     extra_height=legend_inches(2 if many else len(names)))
+                     extra_height=legend_inches((2 if many else len(names)) + 1))
     handles = {}
+    nominal = None
     for ax, p in zip(axes, panels):
         sel = _select(table, p["experiment"], p["method"], p["scheme"])
         series = {}
@@ -67,7 +76,7 @@ def curves(table, panels: Sequence[dict], *, x: str, xlabel: str, level: float =
                 continue
             series[b] = (g[x].to_numpy(), 100 * g["coverage"].to_numpy())
             if not many:
-                (h,) = ax.plot(*series[b], linewidth=1.0, markersize=3.5, label=b,
+                (h,) = ax.plot(*series[b], linewidth=1.0, markersize=4, label=b,
                                **_style(i, len(g)))
                 handles.setdefault(b, h)
         title = p["title"]
@@ -76,12 +85,15 @@ def curves(table, panels: Sequence[dict], *, x: str, xlabel: str, level: float =
             if got:
                 handles = {h.get_label(): h for h in got}
             title += f" ({len(series)} benchmarks)"
-        _nominal(ax, level)
+        nominal = _nominal(ax, level)
         ax.set_xlabel(xlabel)
         ax.set_ylabel("coverage [%]")
         ax.set_title(title)
         ax.grid(True)
         ax.set_xlim(left=0)
+        count_axis(ax.xaxis)
+    if nominal is not None:
+        handles[nominal.get_label()] = nominal
     bottom_legend(fig, list(handles.values()), list(handles))
     return fig
 
@@ -94,6 +106,39 @@ def _edges(values: np.ndarray, log: bool) -> np.ndarray:
         mid = (v[1:] + v[:-1]) / 2
         e = np.concatenate([[v[0] - (mid[0] - v[0])], mid, [v[-1] + (v[-1] - mid[-1])]])
     return np.exp(e) if log else e
+
+
+#: Steps of the colour bar's ticks (coverage points), the smallest giving at most
+#: :data:`MAX_BAR_TICKS` ticks.
+BAR_STEPS = (0.5, 1.0, 2.0, 2.5, 5.0, 10.0, 20.0, 25.0, 50.0)
+MAX_BAR_TICKS = 8
+
+
+def bar_ticks(vmin: float, vmax: float, centre: float) -> np.ndarray:
+    """Evenly spaced ticks from ``vmin`` to ``vmax`` through ``centre``: ``centre + k *
+    step`` with the smallest step of :data:`BAR_STEPS` that gives at most
+    :data:`MAX_BAR_TICKS` of them."""
+    for step in BAR_STEPS:
+        ks = np.arange(np.ceil((vmin - centre) / step - 1e-9),
+                       np.floor((vmax - centre) / step + 1e-9) + 1)
+        if ks.size <= MAX_BAR_TICKS:
+            break
+    return centre + ks * step
+
+
+def _grid_ticks(axis, values: np.ndarray, log: bool) -> None:
+    """Ticks of a heat map's axis: every grid value when there are at most ten, else
+    the values of 1, 2, 5, 10, ... within them; plain numbers."""
+    from matplotlib.ticker import FixedLocator, FormatStrFormatter, NullFormatter, NullLocator
+
+    v = np.asarray(values, dtype=float)
+    ticks = v if v.size <= 10 else [t for t in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000,
+                                                5000, 10000) if v.min() <= t <= v.max()]
+    axis.set_major_locator(FixedLocator(ticks))
+    axis.set_major_formatter(FormatStrFormatter("%g"))
+    if log:
+        axis.set_minor_locator(NullLocator())
+        axis.set_minor_formatter(NullFormatter())
 
 
 @styled
@@ -109,12 +154,15 @@ def heatmaps(table, panels: Sequence[dict], *, x: str, y: str, xlabel: str, ylab
     benchmarks in each cell. Panels are laid out in rows of at most
     :data:`~esize_study.render.figures.MAX_COLS`. White is ``level``; blue above, red below,
     darker further away (each side of the scale spans at least ``min_span`` points, so
-    that Monte Carlo noise around ``level`` stays pale). Black contour lines at
-    ``contours`` (%) keep the plot readable in grey scale; ``diagonal`` draws the line
-    ``x == y``.
+    that Monte Carlo noise around ``level`` stays pale). The colour bar is linear in
+    coverage, its ticks evenly spaced through ``level`` (:func:`bar_ticks`). Black
+    contour lines at ``contours`` (%) keep the plot readable in grey scale, their
+    labels upright on a pale patch; ``diagonal`` draws the line
+    ``x == y`` dashed. A legend below the panels says what the lines are.
     """
     from matplotlib.colors import TwoSlopeNorm
-    from matplotlib.ticker import FixedLocator, FormatStrFormatter, NullFormatter
+    from matplotlib.lines import Line2D
+    from matplotlib.ticker import FixedLocator, FormatStrFormatter
 
     grids = []
     for p in panels:
@@ -133,9 +181,20 @@ def heatmaps(table, panels: Sequence[dict], *, x: str, y: str, xlabel: str, ylab
     vmin = min(float(vals.min()) if vals.size else c, c - min_span)
     vmax = max(float(vals.max()) if vals.size else c, c + min_span)
     norm = TwoSlopeNorm(vcenter=c, vmin=vmin, vmax=vmax)
-    fig, axes = grid(len(panels), 4.4, 3.8, extra_width=0.8)
-    width = fig.get_size_inches()[0]
+
+    def has_lines(g):  # a contour or the diagonal will be drawn: the legend has room
+        z = g.to_numpy()
+        if g.size == 0 or not np.isfinite(z).any():
+            return False
+        xs, ys = g.columns.to_numpy(), g.index.to_numpy()
+        contour = min(z.shape) >= 2 and any(np.nanmin(z) < v < np.nanmax(z) for v in contours)
+        return contour or (diagonal and max(xs.min(), ys.min()) < min(xs.max(), ys.max()))
+
+    legend_height = legend_inches(2, ncol=2) if any(has_lines(g) for g in grids) else 0.0
+    fig, axes = grid(len(panels), 4.4, 3.8, extra_width=0.8, extra_height=legend_height)
+    width, height = fig.get_size_inches()
     mesh = None
+    drawn = {"contour": False, "diagonal": False}
     for ax, p, g in zip(axes, panels, grids):
         rng = f" ({np.nanmin(g.to_numpy()):.1f} % to {np.nanmax(g.to_numpy()):.1f} %)" if g.size else ""
         ax.set_title(p["title"] + rng)
@@ -148,31 +207,48 @@ def heatmaps(table, panels: Sequence[dict], *, x: str, y: str, xlabel: str, ylab
         z = g.to_numpy()
         mesh = ax.pcolormesh(_edges(xs, log[0]), _edges(ys, log[1]), z, cmap="RdBu", norm=norm,
                              shading="flat")
+        # scales and ticks first: the contour labels take their angle from the axes
         if log[0]:
             ax.set_xscale("log")
         if log[1]:
             ax.set_yscale("log")
-        lv = [v for v in contours if np.nanmin(z) < v < np.nanmax(z)]
-        if lv and min(z.shape) >= 2:
-            cs = ax.contour(xs, ys, z, levels=lv, colors="k", linewidths=0.7)
-            ax.clabel(cs, fmt=lambda v: f"{v:g} %", fontsize=6)
+        _grid_ticks(ax.xaxis, xs, log[0])
+        _grid_ticks(ax.yaxis, ys, log[1])
         if diagonal:
             lo = max(xs.min(), ys.min())
             hi = min(xs.max(), ys.max())
-            ax.plot([lo, hi], [lo, hi], color="k", linestyle="--", linewidth=1.0)
-        for axis, on, v in ((ax.xaxis, log[0], xs), (ax.yaxis, log[1], ys)):
-            if on:
-                nice = [t for t in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000)
-                        if v.min() <= t <= v.max()]
-                axis.set_major_locator(FixedLocator(nice))
-                axis.set_major_formatter(FormatStrFormatter("%g"))
-                axis.set_minor_formatter(NullFormatter())
-    # the colour bar in the 0.8 inches on the right
-    fig.tight_layout(rect=(0, 0, 1 - 0.85 / width, 1))
+            if lo < hi:
+                ax.plot([lo, hi], [lo, hi], color="k", linestyle="--", linewidth=1.0)
+                drawn["diagonal"] = True
+        lv = [v for v in contours if np.nanmin(z) < v < np.nanmax(z)]
+        if lv and min(z.shape) >= 2:
+            cs = ax.contour(xs, ys, z, levels=lv, colors="k", linewidths=0.7)
+            # labels upright (a label along a steep line reads top-down or upside
+            # down), on a pale patch that keeps them legible on dark cells
+            for t in ax.clabel(cs, fmt=lambda v: f"{v:g} %", fontsize=6):
+                t.set_rotation(0)
+                t.set_bbox({"facecolor": "white", "alpha": 0.75, "edgecolor": "none",
+                            "pad": 0.6})
+            drawn["contour"] = True
+    handles = []
+    if drawn["contour"]:
+        handles.append(Line2D([], [], color="k", linewidth=0.7,
+                              label="contour line: coverage [%] as labelled"))
+    if drawn["diagonal"]:
+        handles.append(Line2D([], [], color="k", linestyle="--", linewidth=1.0,
+                              label=f"{xlabel} = {ylabel}"))
+    # the colour bar in the 0.8 inches on the right, the legend below
+    fig.tight_layout(rect=(0, legend_height / height, 1 - 0.85 / width, 1))
+    if handles:
+        fig.legend(handles=handles, loc="lower center", ncol=2, fontsize=7, frameon=False)
     if mesh is not None:
         cax = fig.add_axes((1 - 0.7 / width, 0.15, 0.16 / width, 0.7))
-        ticks = np.concatenate([np.linspace(vmin, c, 4), np.linspace(c, vmax, 3)[1:]])
-        cb = fig.colorbar(mesh, cax=cax, ticks=ticks, format=FormatStrFormatter("%.1f"))
+        cb = fig.colorbar(mesh, cax=cax)
+        cax.set_yscale("linear")  # equal steps of coverage, equal lengths of the bar
+        cax.set_ylim(vmin, vmax)
+        cax.yaxis.set_major_locator(FixedLocator(bar_ticks(vmin, vmax, c)))
+        cax.yaxis.set_major_formatter(FormatStrFormatter("%g"))
+        cax.minorticks_off()
         cb.set_label("coverage [%]")
     return fig
 
@@ -183,8 +259,8 @@ def validation(vtable):
     :func:`esize_study.coverage.validation.validation_table`).
 
     Left: paired (same experiments), middle: independent experiments; both with
-    bars of two standard errors of the difference. Right: every difference in
-    standard errors.
+    bars of two standard errors of the difference and the line where the two agree.
+    Right: every difference in standard errors, the band of +-2 shaded.
     """
     labels = {"asymptotic": "asymptotic", "normal": "normal quantile"}
     kinds = list(dict.fromkeys(
@@ -202,7 +278,7 @@ def validation(vtable):
                         color=st["color"], markerfacecolor=st.get("markerfacecolor", st["color"]),
                         markersize=4, elinewidth=0.6, capsize=1.5, label=k)
         lims = [100 * min(vtable["exact"].min(), vtable["approx"].min()) - 2, 101]
-        ax.plot(lims, lims, color="0.5", linewidth=0.8)
+        ax.plot(lims, lims, color="0.5", linewidth=0.8, label="approximate = exact")
         ax.set_xlim(lims)
         ax.set_ylim(lims)
         ax.set_xlabel("coverage, exact simulation [%]")
@@ -213,11 +289,13 @@ def validation(vtable):
     for j, comp in enumerate(("paired", "independent")):
         t = vtable[vtable["comparison"] == comp].reset_index(drop=True)
         ax.plot(np.arange(len(t)) + 0.25 * j, t["z"], linestyle="none", marker="os"[j],
-                color="0.0" if j == 0 else "0.5", markersize=4, label=comp)
-    ax.axhspan(-2, 2, color="0.9", zorder=0)
+                color=STYLES[j]["color"], markerfacecolor="white" if j else STYLES[j]["color"],
+                markersize=4, label=comp)
+    ax.axhspan(-2, 2, color="0.9", zorder=0, label="within ±2 standard errors")
     ax.axhline(0, color="0.5", linewidth=0.8)
-    ax.set_xlabel("comparison (case x method)")
-    ax.set_ylabel("difference / standard error")
+    count_axis(ax.xaxis)
+    ax.set_xlabel("comparison (case × method), numbered")
+    ax.set_ylabel("difference [standard errors]")
     ax.set_title("approximate minus exact, in standard errors")
     ax.legend(fontsize=7)
     uniq = {}

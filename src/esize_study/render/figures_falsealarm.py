@@ -20,6 +20,7 @@ from .figures import (
     MAX_PANELS,
     STYLES,
     bottom_legend,
+    count_axis,
     grid,
     legend_inches,
     line_style,
@@ -41,6 +42,7 @@ def _contour_panel(ax, table, x, targets, xlabel, ymax, title):
     if ymax is not None:
         ax.set_ylim(0, ymax)
     ax.set_xlim(left=0)
+    count_axis(ax.xaxis)
     ax.set_title(title)
     ax.grid(True)
     ax.legend(title="false alarms", loc="best")
@@ -106,6 +108,7 @@ def fa_lines(table, panels: Sequence[dict], benchmarks: Sequence[str], *, x: str
         ax.set_title(f"{p['title']}, {len(series)} benchmark{'s' * (len(series) != 1)}")
         ax.set_ylim(bottom=0)
         ax.set_xlim(left=0)
+        count_axis(ax.xaxis)
         ax.grid(True)
     if not many:
         handles = [h for h in labelled.values() if h is not None]
@@ -139,6 +142,7 @@ def fa_boot(table, benchmarks: Sequence[str], *, target: float = 0.05,
         ax.set_ylabel(f"threshold for {100 * target:g} % false alarms [%]")
         ax.set_title(b)
         ax.set_ylim(bottom=0)
+        count_axis(ax.xaxis)
         ax.grid(True)
         if ax.get_legend_handles_labels()[0]:
             ax.legend(title="resampling")
@@ -151,7 +155,8 @@ def fa_validation(frame, thresholds_pct: Sequence[float]):
     """Approximate against exact bootstrap: false-alarm rate against threshold.
 
     ``frame``: per-comparison results with a ``mode`` column (``approx``/``exact``).
-    Bands are two Monte Carlo standard errors of the exact estimate.
+    Bands (in the legend) are two Monte Carlo standard errors of the exact estimate,
+    cut at 0 and 100 %.
     """
     groups = list(frame.groupby(["benchmark", "kind", "size", "scheme"], sort=True))
     fig, axes = grid(len(groups), 3.2, 2.6)
@@ -167,7 +172,8 @@ def fa_validation(frame, thresholds_pct: Sequence[float]):
             ax.plot(th_p, r, label=mode, **{**STYLES[k], "marker": None})
             if mode == "exact":
                 se = 100 * np.sqrt(r / 100 * (1 - r / 100) / ts.size)
-                ax.fill_between(th_p, r - 2 * se, r + 2 * se, color="0.85")
+                ax.fill_between(th_p, np.clip(r - 2 * se, 0, 100), np.clip(r + 2 * se, 0, 100),
+                                color="0.85", label="exact ± 2 standard errors")
         unit = "binaries" if kind == "binaries" else "executions"
         ax.set_title(f"{b}, {size} {unit}, {scheme}", fontsize=8)
         ax.set_xlabel("threshold [%]", fontsize=8)

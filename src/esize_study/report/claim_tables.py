@@ -8,16 +8,28 @@ not in agreement; :func:`rules_markdown` writes the rules that decide them, from
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
-from ..claims.claim import AGREE, QUALIFIERS, UNDECIDED, Claim, band
+from ..claims.claim import AGREE, CONTEXT, QUALIFIERS, UNDECIDED, Claim, band
 from ..estimate.rates import Z, z_for
 
-__all__ = ["render_table", "render_notes", "rules_markdown"]
+__all__ = ["render_table", "render_notes", "rules_markdown", "md_escape"]
+
+#: Characters that Markdown (CommonMark and GitHub's dialect) reads as markup inside a
+#: line: emphasis, code, links, strikethrough, and the escape itself; ``<`` only where it
+#: could open an HTML tag (``<= 2 %`` stays as it is).
+_MARKUP = str.maketrans({c: "\\" + c for c in "\\*_`[]~"})
+_TAG = re.compile(r"<(?=[A-Za-z/!?])")
+
+
+def md_escape(text) -> str:
+    """``text`` as literal Markdown: ``sqrt(10*12.7/0.4)`` stays a formula, not italics."""
+    return _TAG.sub(r"\\<", str(text).translate(_MARKUP))
 
 
 def _cell(text) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    return md_escape(text).replace("|", "\\|").replace("\n", " ")
 
 
 def render_table(claims: Sequence[Claim], *, first: str = "figure") -> str:
@@ -47,7 +59,9 @@ def render_table(claims: Sequence[Claim], *, first: str = "figure") -> str:
         "ours": [c.ours for c in claims],
         "MC error": [c.mc_error for c in claims],
         "rule": [c.rule for c in claims],
-        "verdict": [c.verdict for c in claims],
+        # a context row is shown, not counted: say so where the verdict is read
+        "verdict": [f"{c.verdict}, not counted" if c.role == CONTEXT else c.verdict
+                    for c in claims],
     }
     if all(v in ("", "-") for v in cols["MC error"]):
         del cols["MC error"]
@@ -66,7 +80,8 @@ def render_notes(claims: Sequence[Claim], default: str = "see the discussion bel
     if not notes:
         return ""
     lines = ["Notes:", ""]
-    lines += [f"- *{c.statement}* ({c.verdict}): {c.explanation or default}" for c in notes]
+    lines += [f"- *{md_escape(c.statement)}* ({c.verdict}): "
+              f"{md_escape(c.explanation) if c.explanation else default}" for c in notes]
     return "\n".join(lines)
 
 

@@ -13,18 +13,23 @@ from collections.abc import Sequence
 
 from ..claims.claim import (
     AGREE,
+    ARITHMETIC,
     CALIBRATION,
+    CONTEXT,
+    DATA,
     DISAGREE,
+    EVIDENCE,
     PARTLY,
     REPRODUCTION,
+    SIMULATION,
     UNDECIDED,
     Claim,
     summary,
 )
-from ..claims.tables import TWO_LEVEL, two_level_note
+from ..claims.tables import MERGED_TEXT, TWO_LEVEL, two_level_note
 from ..estimate.precision import PRECISION_MARKS
 from ..render.tables import schemes_table
-from .claim_tables import render_notes, render_table, rules_markdown
+from .claim_tables import md_escape, render_notes, render_table, rules_markdown
 
 __all__ = [
     "method_section",
@@ -53,7 +58,11 @@ def method_section(calibration: bool = True, measured: bool = False) -> str:
         "the method. **Reproduction** rows are results the method and the "
         "paper's procedures have to produce: the worked examples (exact arithmetic), Table "
         "tPrecisions (from the paper's own inputs), the false alarms and the coverage "
-        "(simulated on the stand-in). The headline counts reproduction rows only."
+        "(simulated on the stand-in). The headline counts reproduction rows only, and "
+        "each kind of evidence apart: simulation rows (Monte Carlo error, a test of the "
+        "method) and exact arithmetic rows (a test of the computation) are never added "
+        "into one number. Context rows (a second convention of Table tPrecisions) are "
+        "shown, not counted."
         if calibration else
         "The headline counts the checks computed from this dataset alone (section 6 "
         "states each rule); the paper's claims below are judged apart: those on "
@@ -118,15 +127,22 @@ def examples_section(claims: Sequence[Claim], note: str) -> str:
         "",
         render_table(claims, first="table"),
         "",
-        f"Note: {note}",
+        f"Note: {md_escape(note)}",
         "",
     ])
 
 
 def precision_section(claims: Sequence[Claim]) -> str:
     """Section 3, Table tPrecisions, from
-    :func:`esize_study.claims.tables.precision_claims` (its body)."""
-    marks = {m: sum(c.values.get("mark") == m for c in claims) for m in PRECISION_MARKS}
+    :func:`esize_study.claims.tables.precision_claims` (its body).
+
+    HTTP and TCP come in both conventions (:data:`esize_study.claims.tables.MERGED_TEXT`):
+    the paper's (merged) counted, the three-level one shown as context.
+    """
+    counted = [c for c in claims if c.role != CONTEXT]
+    marks = {m: sum(c.values.get("mark") == m for c in counted) for m in PRECISION_MARKS}
+    ours = [c for c in counted if " ours" in c.statement]
+    context = [c for c in claims if c.role == CONTEXT]
     lines = [
         "95 % CI half-width in % of the mean for 3, 6 and 9 hours of experiments (the design "
         "binaries x executions x measurements in brackets), from the paper's Table "
@@ -135,21 +151,26 @@ def precision_section(claims: Sequence[Claim]) -> str:
         + "; ".join(f"`{m}` {t}" if m else f"no mark (agree): {t}" for m, t in
                     PRECISION_MARKS.items())
         + " (`~` is *partly*, `*` *disagree*). "
-        f"{marks['']} of {len(claims)} numbers round to the paper's, {marks['~']} more are "
-        f"within +-0.1, {marks['*']} differ by more.",
+        f"{marks['']} of {len(counted)} counted numbers round to the paper's, {marks['~']} more "
+        f"are within +-0.1, {marks['*']} differ by more; of the {len(ours)} cells of our "
+        f"method, {sum(c.verdict == AGREE for c in ours)} round to the paper's.",
         "",
-        render_table(claims, first="benchmark"),
     ]
-    off = [c for c in claims if c.verdict != AGREE]
+    if context:
+        n_ctx = sum(c.verdict == AGREE for c in context)
+        lines += [MERGED_TEXT + f" With the three-level table instead, {n_ctx} of "
+                  f"{len(context)} of these cells would round to the paper's.", ""]
+    lines.append(render_table(claims, first="benchmark"))
+    off = [c for c in counted if c.verdict != AGREE]
     if off:
-        lines += ["", "Cells outside the paper's rounding interval:", ""]
-        lines += [f"- {c.figure}, {c.statement.split(' (')[0]} ({c.ours}): {c.explanation}"
-                  for c in off]
+        lines += ["", "Counted cells outside the paper's rounding interval:", ""]
+        lines += [f"- {md_escape(c.figure)}, {md_escape(c.statement.split(' (')[0])} "
+                  f"({md_escape(c.ours)}): {md_escape(c.explanation)}" for c in off]
     two = [b for b in TWO_LEVEL if any(c.figure == b and c.verdict != AGREE
                                         and "ours" in c.statement for c in claims)]
     if two:
-        lines += ["", "Why the TCP cells sit above the paper's:", ""]
-        lines += [f"- {b}: {two_level_note(b)}." for b in two]
+        lines += ["", "Why the three-level TCP cells (context rows) sit above the paper's:", ""]
+        lines += [f"- {b}: {md_escape(two_level_note(b))}." for b in two]
     lines.append("")
     return "\n".join(lines) + "\n"
 
@@ -200,18 +221,50 @@ def coverage_section(claims: list[Claim], table=None, validation: str = "") -> s
                            ["\n".join(extra) if extra else "", validation])
 
 
+#: How the headline names each kind of evidence (:data:`esize_study.claims.claim.EVIDENCE`).
+_EVIDENCE_TEXT = {
+    SIMULATION: "simulation claims (false alarms and coverage, the paper's empirical core)",
+    ARITHMETIC: "exact arithmetic from the paper's own inputs (the worked examples and Table "
+                "tPrecisions)",
+    DATA: "numbers estimated from this dataset (Table tVariations)",
+}
+
+
+def _kind_count(s: dict) -> str:
+    return (f"{s[AGREE]} of {s['total'] - s[UNDECIDED]} compared agree ({s[PARTLY]} partly, "
+            f"{s[DISAGREE]} disagree; {s[UNDECIDED]} more undecided)")
+
+
 def headline(claims: Sequence[Claim]) -> str:
-    """The report's headline: reproduction rows counted, calibration rows stated apart."""
-    s = summary(claims)
-    r, c = s[REPRODUCTION], s[CALIBRATION]
-    compared = r["total"] - r[UNDECIDED]
-    text = (f"**{r[AGREE]} of {compared} compared numbers agree** (reproduction rows; "
-            f"{r[PARTLY]} agree partly, {r[DISAGREE]} disagree, and {r[UNDECIDED]} more are "
-            "undecided: their Monte Carlo error cannot decide them, so they are shown, not "
-            "counted).")
+    """The report's headline: reproduction rows counted by kind of evidence (simulation,
+    arithmetic, data) apart, calibration rows stated apart.
+
+    Simulation rows carry Monte Carlo error and test the method; arithmetic rows are
+    exact and test the computation; they are never added into one number.
+    """
+    parts = []
+    for kind in EVIDENCE:
+        r = summary(claims, kind)[REPRODUCTION]
+        if r["total"]:
+            parts.append((kind, r))
+    if not parts:
+        return "**No claim of the paper could be compared on this dataset.**"
+    (kind, r), rest = parts[0], parts[1:]
+    text = (f"**{_EVIDENCE_TEXT[kind][0].upper()}{_EVIDENCE_TEXT[kind][1:]}: "
+            f"{_kind_count(r)}.**")
+    for kind, r in rest:
+        text += f" {_EVIDENCE_TEXT[kind][0].upper()}{_EVIDENCE_TEXT[kind][1:]}: {_kind_count(r)}."
+    text += (" Undecided rows are shown, not counted: their Monte Carlo error cannot decide "
+             "them. The kinds are not added up: arithmetic rows are exact and check the "
+             "computation, simulation rows test the method.")
+    c = summary(claims)[CALIBRATION]
     if c["total"]:
         text += (f" Calibration rows, which the stand-in was fitted to: {c[AGREE]} of "
-                 f"{c['total']} hold; they are not part of the count.")
+                 f"{c['total']} hold; they are not part of any count.")
+    ctx = summary(claims)[CONTEXT]
+    if ctx["total"]:
+        text += (f" {ctx['total']} context rows (another convention, or not a claim of the "
+                 "paper) are shown, not counted.")
     return text
 
 

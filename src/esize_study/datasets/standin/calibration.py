@@ -26,7 +26,7 @@ exactly from the autocovariance :math:`c(h)` of :math:`X`:
 
 :func:`derive_params` sets these expectations equal to the squares of the table's
 relative :math:`S` values (at the paper's shape, :math:`n_2 = 100` and the steady
-counts 45, 179, 358) and solves for the model variances in closed form:
+counts 45, 179, 358 that dropping the paper's 30 % of warm-up leaves) and solves for the model variances in closed form:
 :math:`\sigma_B^2` from the last line; then, per family,
 
 * independent iterations (FFT NA, Rijndael): :math:`\sigma_E^2` and

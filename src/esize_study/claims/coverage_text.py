@@ -1,0 +1,257 @@
+"""The rest of Section "Coverage": statements of its text and captions beyond the ranges.
+
+:mod:`esize_study.claims.coverage` judges the coverages the paper states for its
+figures; this module judges the section's other statements: that the benchmarks agree
+with each other, that the bootstrap over-covers every non-FFT benchmark, that the
+fCOVGrid cells are never much below 95 %, and what fCOVRSGrid's text and caption say
+of executions against measurements per benchmark family. One
+:class:`esize_study.claims.claim.Spec` row each; a statement about many cells judges
+each with a Bonferroni-widened Wilson interval and combines the parts; statements
+about a shape state their rule and use point estimates.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..estimate.coverage import grid_share
+from ..estimate.rates import proportion_interval, z_for
+from .claim import AGREE, DISAGREE, PARTLY, Spec, band, combine, decide, graded
+from .coverage_data import CoverageData as _Data
+from .coverage_data import is_fft
+from .coverage_data import iv_text as _iv
+from .coverage_data import pct as _pct
+from .coverage_data import rank_corr as _rank_corr
+
+__all__ = ["CLAIMS"]
+
+
+def _family(name: str) -> str:
+    n = str(name).upper()
+    return "FFT" if n.startswith("FFT") else "Rijndael" if n.startswith("RIJNDAEL") else "Ping"
+
+
+def _cells_verdict(sel, b, z: float) -> tuple[str, list]:
+    """Verdict of every cell of ``sel`` against band ``b`` and the cells not agreeing."""
+    parts, off = [], []
+    for r in sel.itertuples():
+        v = decide(proportion_interval(r.coverage, r.experiments, z), b)
+        parts.append(v)
+        if v != AGREE:
+            off.append((r, v))
+    return combine(parts), off
+
+
+def _similar(spec: Spec, d: _Data):
+    """fCOV, asymptotic: at every number of binaries the benchmarks within 1 point."""
+    sel = d.sel("fCOV", "asymptotic", "-")
+    if sel.empty or sel["benchmark"].nunique() < 2:
+        return None
+    rng = sel.groupby("binaries")["coverage"].agg(lambda c: float(c.max() - c.min()))
+    worst_k = int(rng.idxmax())
+    share = float(np.mean(rng <= 0.01))
+    return spec.claim(f"largest range over the benchmarks {100 * rng.max():.2f} points (at "
+                      f"{worst_k} binaries); within 1 point at {100 * share:.0f} % of the "
+                      f"{rng.size} sizes", f"{_pct(float(sel['se'].max()), 2)}",
+                      graded(share, 1.0, 0.5), "shape: 'similar' read as within 1 point of "
+                      "each other at every size (partly at >= 50 % of the sizes; point "
+                      "estimates)", share=share, largest=float(rng.max()))
+
+
+def _always_above(spec: Spec, d: _Data):
+    """fCOV, RRR bootstrap, non-FFT: coverage above 95 % at every number of binaries."""
+    sel = d.sel("fCOV", "bootstrap", "RRR")
+    sel = sel[~sel["benchmark"].map(is_fft)]
+    if sel.empty:
+        return None
+    z = z_for(len(sel))
+    b = band("over", "95")
+    v, off = _cells_verdict(sel, b, z)
+    below = [f"{r.benchmark} at {int(r.binaries)} {_pct(r.coverage)} "
+             f"({_iv(*proportion_interval(r.coverage, r.experiments, z))}): {vv}"
+             for r, vv in off]
+    return spec.claim(f"lowest {_pct(float(sel['coverage'].min()))}, {len(off)} of {len(sel)} "
+                      "cells not decidedly above 95 %", f"<= {_pct(float(sel['se'].max()), 2)}",
+                      v, f"every cell: over 95 % -> {b.text()}",
+                      ("not in agreement: " + "; ".join(below[:8])
+                       + (f"; and {len(below) - 8} more" if len(below) > 8 else ""))
+                      if below else "", cells=len(sel), off=len(off))
+
+
+def _slightly_below(spec: Spec, d: _Data):
+    """fCOVGrid, asymptotic: no cell decidedly below 94 % (95 % or only slightly below)."""
+    names = [n for n in spec.params["benches"] if n in d.names]
+    sel = d.sel("fCOVGrid", "asymptotic", "-")
+    sel = sel[sel["benchmark"].isin(names)]
+    if sel.empty:
+        return None
+    z = z_for(len(sel))
+    b = band("over", "94")
+    v, off = _cells_verdict(sel, b, z)
+    under95 = int((sel["coverage"] < 0.95).sum())
+    return spec.claim(f"lowest {_pct(float(sel['coverage'].min()))} of {len(sel)} cells; "
+                      f"{under95} cells below 95 % (point estimates)",
+                      f"<= {_pct(float(sel['se'].max()), 2)}", v,
+                      f"every cell: 'only slightly below 95 %' read as over 94 % -> {b.text()}",
+                      "; ".join(f"{r.benchmark} {int(r.binaries)} b x {int(r.executions)} e "
+                                f"{_pct(r.coverage)}: {vv}" for r, vv in off[:8]))
+
+
+def _rs_sel(d: _Data, name: str):
+    return d.sel("fCOVRSGrid", "asymptotic", "-", name)
+
+
+def _measurements_no_matter(spec: Spec, d: _Data):
+    """fCOVRSGrid, FFT: the executions explain the grid, the measurements barely."""
+    names = [n for n in d.names if is_fft(n) and not _rs_sel(d, n).empty]
+    if not names:
+        return None
+    shares, resid = {}, {}
+    for n in names:
+        shares[n], resid[n] = grid_share(_rs_sel(d, n), "executions")
+    se = float(np.median([_rs_sel(d, n)["se"].median() for n in names]))
+    low = min(shares.values())
+    v = (AGREE if low >= 0.8 and max(resid.values()) <= max(2 * se, 0.005) else
+         PARTLY if low >= 0.5 else DISAGREE)
+    return spec.claim("executions explain " + "; ".join(f"{n} {100 * s:.0f} %" for n, s in
+                                                        shares.items())
+                      + f" of the variation over the grid; the remainder has SD "
+                      f"{100 * max(resid.values()):.2f} points at most", f"{_pct(se, 2)} (median)",
+                      v, "shape: executions explain >= 80 % and the rest is within max(2 SE, "
+                      "0.5 points); partly from 50 % (every FFT benchmark)", shares=shares)
+
+
+def _ends(sel, x: str, z: float):
+    """Coverage pooled over the other axis at the smallest and the largest ``x``."""
+    out = []
+    for v in (sel[x].min(), sel[x].max()):
+        s = sel[sel[x] == v]
+        n = int(s["experiments"].sum())
+        p = float((s["coverage"] * s["experiments"]).sum() / n)
+        out.append((int(v), p, proportion_interval(p, n, z)))
+    return out
+
+
+def _first_better_then_low(spec: Spec, d: _Data):
+    """fCOVRSGrid, FFT: above 95 % at the fewest executions, below 95 % at the most."""
+    names = [n for n in d.names if is_fft(n) and not _rs_sel(d, n).empty]
+    if not names:
+        return None
+    z = z_for(2 * len(names))
+    parts, text = [], []
+    for n in names:
+        (e0, p0, iv0), (e1, p1, iv1) = _ends(_rs_sel(d, n), "executions", z)
+        parts += [decide(iv0, band("over", "95")), decide(iv1, band("under", "95"))]
+        text.append(f"{n} {_pct(p0)} at {e0}, {_pct(p1)} at {e1} executions")
+    return spec.claim("; ".join(text) + " (pooled over the measurements)", "-", combine(parts),
+                      "every FFT benchmark: over 95 % at the fewest executions and under 95 % "
+                      "at the most", "")
+
+
+def _drop_with_measurements(sel) -> tuple[float, float]:
+    """At the most executions: rank correlation of coverage with the measurements and
+    the drop from the fewest to the most measurements (points, positive = worse)."""
+    top = sel[sel["executions"] == sel["executions"].max()].sort_values("measurements")
+    cov = top["coverage"].to_numpy()
+    return _rank_corr(top["measurements"].to_numpy(), cov), float(cov[0] - cov[-1])
+
+
+def _more_measurements_worse(spec: Spec, d: _Data):
+    """fCOVRSGrid, Ping: with many executions, more measurements lower the coverage."""
+    names = [n for n in d.names if _family(n) == "Ping" and not _rs_sel(d, n).empty]
+    if not names:
+        return None
+    parts, text = [], []
+    for n in names:
+        rho, drop = _drop_with_measurements(_rs_sel(d, n))
+        parts.append(AGREE if rho < -0.8 else PARTLY if rho < 0 else DISAGREE)
+        text.append(f"{n} rank correlation {rho:.2f}, {100 * drop:.1f} points lower")
+    return spec.claim("; ".join(text) + " (at the most executions, fewest to most "
+                      "measurements)", "-", combine(parts), "shape: every Ping benchmark: rank "
+                      "correlation of coverage with the measurements under -0.8, partly under 0",
+                      "")
+
+
+def _rijndael_between(spec: Spec, d: _Data):
+    """fCOVRSGrid: Rijndael's drop with more measurements is smaller than every Ping's."""
+    rij = [n for n in d.names if _family(n) == "Rijndael" and not _rs_sel(d, n).empty]
+    ping = [n for n in d.names if _family(n) == "Ping" and not _rs_sel(d, n).empty]
+    if not rij or not ping:
+        return None
+    drops = {n: _drop_with_measurements(_rs_sel(d, n)) for n in rij + ping}
+    weakest_ping = min(drops[n][1] for n in ping)
+    parts = [AGREE if 0 < drops[n][1] < weakest_ping else DISAGREE for n in rij]
+    return spec.claim("; ".join(f"{n} {100 * drops[n][1]:.1f}" for n in rij + ping)
+                      + " points lower with the most measurements (at the most executions)",
+                      "-", combine(parts), "shape: every Rijndael benchmark loses coverage "
+                      "with more measurements, but less than every Ping benchmark (point "
+                      "estimates)", "")
+
+
+def _ping_above_fft(spec: Spec, d: _Data):
+    """fCOVRSGrid: every Ping benchmark's mean coverage over the grid above every FFT's."""
+    fft = [n for n in d.names if is_fft(n) and not _rs_sel(d, n).empty]
+    ping = [n for n in d.names if _family(n) == "Ping" and not _rs_sel(d, n).empty]
+    if not fft or not ping:
+        return None
+    mean = {n: float(_rs_sel(d, n)["coverage"].mean()) for n in fft + ping}
+    ok = min(mean[n] for n in ping) > max(mean[n] for n in fft)
+    return spec.claim("mean over the grid: " + "; ".join(f"{n} {_pct(mean[n])}"
+                                                         for n in fft + ping), "-",
+                      AGREE if ok else DISAGREE, "shape: the lowest Ping mean above the highest "
+                      "FFT mean (point estimates)", "")
+
+
+def _caption_line(spec: Spec, d: _Data):
+    """fCOVRSGrid caption: cells at about 3 executions at or above 95 % (blue), every
+    cell with more executions below it (red)."""
+    names = [n for n in spec.params["benches"] if not _rs_sel(d, n).empty]
+    if not names:
+        return None
+    parts, text = [], []
+    for n in names:
+        sel = _rs_sel(d, n)
+        at3 = sel[sel["executions"] == 3]
+        above = sel[sel["executions"] > 4]
+        blue = float(np.mean(at3["coverage"] >= 0.95)) if len(at3) else math.nan
+        red = float(np.mean(above["coverage"] < 0.95)) if len(above) else math.nan
+        parts.append(combine([graded(blue, 0.9, 0.5), graded(red, 0.9, 0.5)]))
+        text.append(f"{n}: {100 * blue:.0f} % of the cells at 3 executions at or above 95 %, "
+                    f"{100 * red:.0f} % of the cells with 5+ executions below 95 %")
+    return spec.claim("; ".join(text), "-", combine(parts), "shape: every benchmark shown: "
+                      ">= 90 % of the cells at 3 executions at or above 95 % and >= 90 % of "
+                      "those with 5 or more below it (partly from 50 %; point estimates)", "")
+
+
+_S = Spec
+
+#: Further statements of Section "Coverage", in the report's order within their figures.
+CLAIMS: tuple[Spec, ...] = (
+    _S("cov.fcov.asymptotic.similar", "fCOV", "asymptotic: the coverages are similar for "
+       "different benchmarks", "similar", _similar),
+    _S("cov.fcov.bootstrap.nonfft-always-above", "fCOV", "RRR bootstrap, non-FFT benchmarks: "
+       "the coverage is always too large (above 95 %)", "always too large", _always_above),
+    _S("cov.fcovgrid.only-slightly-below", "fCOVGrid", "FFT NA OPT and Rijndael OPT, "
+       "asymptotic: the coverage is 95 % or only slightly below over the whole grid",
+       "95 % or only slightly below", _slightly_below,
+       {"benches": ("FFT NA OPT", "Rijndael OPT")}),
+    _S("cov.fcovrsgrid.fft.measurements-no-matter", "fCOVRSGrid", "FFT, one binary: the number "
+       "of measurements per execution makes no difference", "no difference",
+       _measurements_no_matter),
+    _S("cov.fcovrsgrid.fft.first-better-then-low", "fCOVRSGrid", "FFT, one binary: the coverage "
+       "is too high with few executions and too low with many", "too high, then too low",
+       _first_better_then_low),
+    _S("cov.fcovrsgrid.ping.more-measurements-worse", "fCOVRSGrid", "Ping benchmarks, one "
+       "binary, many executions: more measurements make the coverage worse", "worse",
+       _more_measurements_worse),
+    _S("cov.fcovrsgrid.rijndael-between", "fCOVRSGrid", "Rijndael lies in between: more "
+       "measurements make the coverage worse, less strongly than for Ping", "in between",
+       _rijndael_between),
+    _S("cov.fcovrsgrid.ping-above-fft", "fCOVRSGrid", "the Ping benchmarks' coverages are "
+       "higher than FFT's", "higher", _ping_above_fft),
+    _S("cov.fcovrsgrid.caption", "fCOVRSGrid", "caption: a blue line of cells at about 3 "
+       "executions, every cell with more executions red (FFT NA and HTTP OPT)",
+       "blue at 3, red above", _caption_line, {"benches": ("FFT NA", "HTTP OPT")}),
+)
