@@ -37,10 +37,22 @@ def test_t_quantile_inverts_scipys_distribution_function(df, p):
 
 
 @settings(max_examples=200, deadline=None)
-@given(df=st.floats(1.0, 1e6), t=st.floats(0.0, 50.0))
+@given(df=st.floats(1.0, 1e6), t=st.floats(1e-3, 50.0))
 def test_t_upper_equals_scipys(df, t):
+    """Away from 0: there scipy's stdtr rounds 0.5 - tiny to 0.5 (see the closed forms)."""
     assert t_upper(t, df) == pytest.approx(float(scipy_special.stdtr(df, -t)), rel=1e-10,
                                            abs=1e-300)
+
+
+@settings(max_examples=200, deadline=None)
+@given(t=st.floats(0.0, 1e6))
+def test_t_upper_equals_the_closed_forms_of_one_and_two_df(t):
+    """Cauchy: 1/2 - atan(t)/pi; two df: (1 - t / sqrt(2 + t^2)) / 2, near 0 included."""
+    one = 0.5 - math.atan(t) / math.pi if t <= 1 else math.atan(1 / t) / math.pi
+    assert t_upper(t, 1.0) == pytest.approx(one, rel=1e-12, abs=1e-300)
+    r = math.sqrt(2.0 + t * t)
+    two = 1.0 / (r * (r + t))  # (1 - t/r) / 2 without cancelling
+    assert t_upper(t, 2.0) == pytest.approx(two, rel=1e-12, abs=1e-300)
 
 
 def test_normal_quantile_equals_scipys():

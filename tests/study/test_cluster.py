@@ -17,9 +17,7 @@ lists them for config/test.yaml, and plan the same jobs as the whole work tree.
 
 from __future__ import annotations
 
-import csv
 import importlib.util
-import io
 import os
 import re
 import shutil
@@ -116,14 +114,18 @@ def scratch(tmp_path_factory) -> Path:
 
 def _read_by_the_tiny_run() -> set[str]:
     """Files the run of config/test.yaml reads and no job writes: every input of every
-    job of `rule all` (Snakemake's detailed summary), less the outputs of jobs, plus
-    the scripts and environments the rules name (found in the included rule files)."""
-    table = _snakemake(ROOT, "--detailed-summary")
-    rows = list(csv.DictReader(io.StringIO(table), delimiter="\t"))
-    assert rows and "input-file(s)" in rows[0], table[:500]
-    outputs = {r["output_file"] for r in rows}
-    inputs = {f for r in rows for f in r["input-file(s)"].split(",") if f}
-    read = inputs - outputs
+    job a forced dry run plans (its ``input:`` lines, whatever exists already), less
+    the outputs of jobs, plus the scripts and environments the rules name (found in
+    the included rule files)."""
+    plan = _snakemake(ROOT, "--dry-run", "--forceall")
+
+    def files(key: str) -> set[str]:
+        return {f.strip() for m in re.finditer(rf"^\s+{key}: (.*)$", plan, re.M)
+                for f in m.group(1).split(",") if f.strip()}
+
+    outputs = files("output")
+    assert outputs, plan[:500]
+    read = files("input") - outputs
     for smk in (ROOT / "workflow" / "rules").glob("*.smk"):
         for ref in re.findall(r"^\s*(?:script|conda):\s*\n?\s*\"([^\"]+)\"", smk.read_text(), re.M):
             read.add((smk.parent / ref).resolve().relative_to(ROOT).as_posix())
