@@ -51,6 +51,7 @@ __all__ = [
     "open_text",
     "read_bytes",
     "parse_json",
+    "decode_text",
     "gunzip",
     "nul_problem",
     "check_balance_mode",
@@ -302,19 +303,16 @@ def nul_problem(raw: bytes, at: int, what: str, line: int = 1) -> str:
     return f"line {line} holds a NUL byte (binary data, not {what} text)"
 
 
-def parse_json(raw: bytes, p: Path, max_bytes: int | None = None):
-    """The JSON document held by ``raw``, the bytes of file ``p`` (gzip or not).
-
-    A UTF-8 byte-order mark is accepted, as it is in a CSV file. Every failure is an
-    :class:`~esize.InputError` naming the file: corrupt gzip data, data that
-    decompresses beyond :func:`max_input_bytes`, text that is not UTF-8, a NUL
-    byte, an empty file, invalid JSON, or nesting too deep to parse.
-    """
+def decode_text(raw: bytes, p: Path, max_bytes: int | None, what: str) -> str:
+    """The UTF-8 text held by ``raw``, the bytes of file ``p`` (gzip or not), with a
+    byte-order mark accepted; an :class:`~esize.InputError` naming the file for
+    corrupt or oversized gzip data, a NUL byte (``what`` names the expected kind of
+    text), bytes that are not UTF-8, or an empty file."""
     if raw[:2] == b"\x1f\x8b":
         raw = gunzip(raw, p, max_input_bytes(max_bytes))
     nul = raw.find(b"\x00")
     if nul >= 0:
-        raise InputError(p, f"cannot read: {nul_problem(raw, nul, 'JSON')}")
+        raise InputError(p, f"cannot read: {nul_problem(raw, nul, what)}")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -323,6 +321,18 @@ def parse_json(raw: bytes, p: Path, max_bytes: int | None = None):
         ) from None
     if not text.strip():
         raise InputError(p, "cannot read: the file is empty")
+    return text
+
+
+def parse_json(raw: bytes, p: Path, max_bytes: int | None = None):
+    """The JSON document held by ``raw``, the bytes of file ``p`` (gzip or not).
+
+    A UTF-8 byte-order mark is accepted, as it is in a CSV file. Every failure is an
+    :class:`~esize.InputError` naming the file: corrupt gzip data, data that
+    decompresses beyond :func:`max_input_bytes`, text that is not UTF-8, a NUL
+    byte, an empty file, invalid JSON, or nesting too deep to parse.
+    """
+    text = decode_text(raw, p, max_bytes, "JSON")
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:

@@ -30,7 +30,7 @@ import re
 import warnings
 
 from .._errors import EsizeWarning, InputError
-from ._common import gunzip, max_input_bytes, nul_problem, plural, prefix, read_bytes
+from ._common import decode_text, plural, prefix, read_bytes
 from .units import unit_info
 
 FORMAT = "gotest"
@@ -140,19 +140,7 @@ def events_text(text: str, source) -> str:
 def read_text(p, max_bytes: int | None = None) -> str:
     """The UTF-8 text of file ``p`` (gzip-compressed or not), or an InputError; the
     output ``go test -json`` wrapped in events is unwrapped (:func:`events_text`)."""
-    raw = read_bytes(p)
-    if raw[:2] == b"\x1f\x8b":
-        raw = gunzip(raw, p, max_input_bytes(max_bytes))
-    nul = raw.find(b"\x00")
-    if nul >= 0:
-        raise InputError(p, f"cannot read: {nul_problem(raw, nul, 'Go benchmark')}")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputError(p, f"cannot read: not UTF-8 text (byte {exc.start + 1} of the "
-                         "file)") from None
-    if not text.strip():
-        raise InputError(p, "cannot read: the file is empty")
+    text = decode_text(read_bytes(p), p, max_bytes, "Go benchmark")
     if is_test2json(text[:SNIFF_BYTES]):
         return events_text(text, p)
     return text

@@ -25,7 +25,6 @@ from . import falsealarm_text as _text
 from .claim import (
     AGREE,
     DISAGREE,
-    PARTLY,
     Claim,
     Spec,
     band,
@@ -37,7 +36,7 @@ from .claim import (
 from .falsealarm_data import FalseAlarmData as _Data
 from .falsealarm_data import iv_text as _iv
 from .falsealarm_data import pct as _pct
-from .falsealarm_data import rank_corr as _rank_corr
+from .falsealarm_data import rank_rule as _rank_rule
 from .falsealarm_data import rate_text as _rate_text
 from .falsealarm_data import se as _se
 from .falsealarm_data import upper_half as _upper_half
@@ -199,13 +198,7 @@ def _grows(spec: Spec, d: _Data):
     es = [e for e in d.sizes(bench, "executions") if e >= 3]
     if len(es) < 3:
         return None
-    rates = [d.rate(bench, "executions", e, "asymptotic")[0] for e in es]
-    rho = _rank_corr(es, rates)
-    return spec.claim(f"rank correlation {rho:.2f} ({_pct(rates[0])} at {es[0]} to "
-                      f"{_pct(rates[-1])} at {es[-1]} executions)", "-",
-                      AGREE if rho > 0.8 else PARTLY if rho > 0 else DISAGREE,
-                      "shape: rank correlation above 0.8, partly above 0",
-                      rho=rho, rates=rates, executions=es)
+    return _rank_rule(spec, d, bench, "executions", es)
 
 
 def _max_executions(spec: Spec, d: _Data):

@@ -16,7 +16,7 @@ import pandas as pd
 from ..estimate.rates import min_threshold, normal_interval, proportion_interval, rates_at
 
 __all__ = ["FalseAlarmData", "pct", "iv_text", "rate_text", "se", "upper_half", "diff_interval",
-           "paired_difference", "rank_corr", "points", "points_interval"]
+           "paired_difference", "rank_corr", "rank_rule", "points", "points_interval"]
 
 
 def pct(x: float, digits: int = 2) -> str:
@@ -164,3 +164,17 @@ def points(x: float) -> str:
 
 def points_interval(iv) -> str:
     return f"{points(iv[0])} to {points(iv[1])}"
+
+
+def rank_rule(spec, d: FalseAlarmData, bench: str, kind: str, sizes, **values):
+    """A claim that the asymptotic 0 % rate rises with ``sizes`` of ``kind`` (units named
+    by ``kind``): Spearman's rank correlation above 0.8 agrees, above 0 partly."""
+    from .claim import AGREE, DISAGREE, PARTLY
+
+    rates = [d.rate(bench, kind, k, "asymptotic")[0] for k in sizes]
+    rho = rank_corr(sizes, rates)
+    return spec.claim(f"rank correlation {rho:.2f} ({pct(rates[0])} at {sizes[0]} to "
+                      f"{pct(rates[-1])} at {sizes[-1]} {kind})", "-",
+                      AGREE if rho > 0.8 else PARTLY if rho > 0 else DISAGREE,
+                      "shape: rank correlation above 0.8, partly above 0", rho=rho,
+                      rates=rates, **{kind: list(sizes)}, **values)

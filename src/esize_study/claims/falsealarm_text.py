@@ -19,7 +19,7 @@ import math
 import numpy as np
 
 from ..estimate.rates import proportion_interval, z_for
-from .claim import AGREE, DISAGREE, PARTLY, Band, Spec, band, combine, decide, graded
+from .claim import AGREE, DISAGREE, Band, Spec, band, combine, decide, graded
 from .falsealarm_data import FalseAlarmData as _Data
 from .falsealarm_data import diff_interval as _diff
 from .falsealarm_data import iv_text as _iv
@@ -27,7 +27,7 @@ from .falsealarm_data import paired_difference as _paired
 from .falsealarm_data import pct as _pct
 from .falsealarm_data import points as _pts
 from .falsealarm_data import points_interval as _piv
-from .falsealarm_data import rank_corr
+from .falsealarm_data import rank_rule
 from .falsealarm_data import upper_half as _upper_half
 
 __all__ = ["CLAIMS"]
@@ -321,12 +321,7 @@ def _rises_to(spec: Spec, d: _Data):
     ks = [k for k in d.sizes(bench, "binaries") if 2 <= k <= kmax]
     if len(ks) < 3:
         return None
-    rates = [d.rate(bench, "binaries", k, "asymptotic")[0] for k in ks]
-    rho = rank_corr(ks, rates)
-    return spec.claim(f"rank correlation {rho:.2f} ({_pct(rates[0])} at {ks[0]} to "
-                      f"{_pct(rates[-1])} at {ks[-1]} binaries)", "-",
-                      AGREE if rho > 0.8 else PARTLY if rho > 0 else DISAGREE,
-                      "shape: rank correlation above 0.8, partly above 0", rho=rho)
+    return rank_rule(spec, d, bench, "binaries", ks)
 
 
 def _no_difference(spec: Spec, d: _Data):
