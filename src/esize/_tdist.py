@@ -103,19 +103,6 @@ def _betacf(a: float, b: float, x: float) -> float:
     return h
 
 
-def _betainc(a: float, b: float, x: float) -> float:
-    """Regularised incomplete beta function :math:`I_x(a, b)`."""
-    if x <= 0.0:
-        return 0.0
-    if x >= 1.0:
-        return 1.0
-    log_front = (math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-                 + a * math.log(x) + b * math.log1p(-x))
-    if x < (a + 1.0) / (a + b + 2.0):
-        return math.exp(log_front) * _betacf(a, b, x) / a
-    return 1.0 - math.exp(log_front) * _betacf(b, a, 1.0 - x) / b
-
-
 def _log_gamma_ratio_half(a: float) -> float:
     r""":math:`\ln\Gamma(a + 1/2) - \ln\Gamma(a)`, without the cancellation of two large
     :func:`math.lgamma` values: an asymptotic series for large ``a``."""

@@ -105,19 +105,27 @@ def _slightly_below(spec: Spec, d: _Data):
                                 f"{_pct(r.coverage)}: {vv}" for r, vv in off[:8]))
 
 
-def _rs_sel(d: _Data, name: str):
-    return d.sel("fCOVRSGrid", "asymptotic", "-", name)
+def _rs_grids(d: _Data, family: str) -> dict:
+    """The fCOVRSGrid asymptotic cells of every benchmark of ``family`` ("FFT" by
+    :func:`is_fft`), by benchmark; benchmarks without such cells left out."""
+    out = {}
+    for n in d.names:
+        if (is_fft(n) if family == "FFT" else _family(n) == family):
+            sel = d.sel("fCOVRSGrid", "asymptotic", "-", n)
+            if not sel.empty:
+                out[n] = sel
+    return out
 
 
 def _measurements_no_matter(spec: Spec, d: _Data):
     """fCOVRSGrid, FFT: the executions explain the grid, the measurements barely."""
-    names = [n for n in d.names if is_fft(n) and not _rs_sel(d, n).empty]
-    if not names:
+    grids = _rs_grids(d, "FFT")
+    if not grids:
         return None
     shares, resid = {}, {}
-    for n in names:
-        shares[n], resid[n] = grid_share(_rs_sel(d, n), "executions")
-    se = float(np.median([_rs_sel(d, n)["se"].median() for n in names]))
+    for n, sel in grids.items():
+        shares[n], resid[n] = grid_share(sel, "executions")
+    se = float(np.median([sel["se"].median() for sel in grids.values()]))
     low = min(shares.values())
     v = (AGREE if low >= 0.8 and max(resid.values()) <= max(2 * se, 0.005) else
          PARTLY if low >= 0.5 else DISAGREE)
@@ -142,13 +150,13 @@ def _ends(sel, x: str, z: float):
 
 def _first_better_then_low(spec: Spec, d: _Data):
     """fCOVRSGrid, FFT: above 95 % at the fewest executions, below 95 % at the most."""
-    names = [n for n in d.names if is_fft(n) and not _rs_sel(d, n).empty]
-    if not names:
+    grids = _rs_grids(d, "FFT")
+    if not grids:
         return None
-    z = z_for(2 * len(names))
+    z = z_for(2 * len(grids))
     parts, text = [], []
-    for n in names:
-        (e0, p0, iv0), (e1, p1, iv1) = _ends(_rs_sel(d, n), "executions", z)
+    for n, sel in grids.items():
+        (e0, p0, iv0), (e1, p1, iv1) = _ends(sel, "executions", z)
         parts += [decide(iv0, band("over", "95")), decide(iv1, band("under", "95"))]
         text.append(f"{n} {_pct(p0)} at {e0}, {_pct(p1)} at {e1} executions")
     return spec.claim("; ".join(text) + " (pooled over the measurements)", "-", combine(parts),
@@ -166,12 +174,12 @@ def _drop_with_measurements(sel) -> tuple[float, float]:
 
 def _more_measurements_worse(spec: Spec, d: _Data):
     """fCOVRSGrid, Ping: with many executions, more measurements lower the coverage."""
-    names = [n for n in d.names if _family(n) == "Ping" and not _rs_sel(d, n).empty]
-    if not names:
+    grids = _rs_grids(d, "Ping")
+    if not grids:
         return None
     parts, text = [], []
-    for n in names:
-        rho, drop = _drop_with_measurements(_rs_sel(d, n))
+    for n, sel in grids.items():
+        rho, drop = _drop_with_measurements(sel)
         parts.append(AGREE if rho < -0.8 else PARTLY if rho < 0 else DISAGREE)
         text.append(f"{n} rank correlation {rho:.2f}, {100 * drop:.1f} points lower")
     return spec.claim("; ".join(text) + " (at the most executions, fewest to most "
@@ -182,14 +190,13 @@ def _more_measurements_worse(spec: Spec, d: _Data):
 
 def _rijndael_between(spec: Spec, d: _Data):
     """fCOVRSGrid: Rijndael's drop with more measurements is smaller than every Ping's."""
-    rij = [n for n in d.names if _family(n) == "Rijndael" and not _rs_sel(d, n).empty]
-    ping = [n for n in d.names if _family(n) == "Ping" and not _rs_sel(d, n).empty]
+    rij, ping = _rs_grids(d, "Rijndael"), _rs_grids(d, "Ping")
     if not rij or not ping:
         return None
-    drops = {n: _drop_with_measurements(_rs_sel(d, n)) for n in rij + ping}
+    drops = {n: _drop_with_measurements(sel) for n, sel in (rij | ping).items()}
     weakest_ping = min(drops[n][1] for n in ping)
     parts = [AGREE if 0 < drops[n][1] < weakest_ping else DISAGREE for n in rij]
-    return spec.claim("; ".join(f"{n} {100 * drops[n][1]:.1f}" for n in rij + ping)
+    return spec.claim("; ".join(f"{n} {100 * drops[n][1]:.1f}" for n in drops)
                       + " points lower with the most measurements (at the most executions)",
                       "-", combine(parts), "shape: every Rijndael benchmark loses coverage "
                       "with more measurements, but less than every Ping benchmark (point "
@@ -198,14 +205,13 @@ def _rijndael_between(spec: Spec, d: _Data):
 
 def _ping_above_fft(spec: Spec, d: _Data):
     """fCOVRSGrid: every Ping benchmark's mean coverage over the grid above every FFT's."""
-    fft = [n for n in d.names if is_fft(n) and not _rs_sel(d, n).empty]
-    ping = [n for n in d.names if _family(n) == "Ping" and not _rs_sel(d, n).empty]
+    fft, ping = _rs_grids(d, "FFT"), _rs_grids(d, "Ping")
     if not fft or not ping:
         return None
-    mean = {n: float(_rs_sel(d, n)["coverage"].mean()) for n in fft + ping}
+    mean = {n: float(sel["coverage"].mean()) for n, sel in (fft | ping).items()}
     ok = min(mean[n] for n in ping) > max(mean[n] for n in fft)
     return spec.claim("mean over the grid: " + "; ".join(f"{n} {_pct(mean[n])}"
-                                                         for n in fft + ping), "-",
+                                                         for n in mean), "-",
                       AGREE if ok else DISAGREE, "shape: the lowest Ping mean above the highest "
                       "FFT mean (point estimates)", "")
 
@@ -213,12 +219,12 @@ def _ping_above_fft(spec: Spec, d: _Data):
 def _caption_line(spec: Spec, d: _Data):
     """fCOVRSGrid caption: cells at about 3 executions at or above 95 % (blue), every
     cell with more executions below it (red)."""
-    names = [n for n in spec.params["benches"] if not _rs_sel(d, n).empty]
-    if not names:
+    grids = {n: d.sel("fCOVRSGrid", "asymptotic", "-", n) for n in spec.params["benches"]}
+    grids = {n: sel for n, sel in grids.items() if not sel.empty}
+    if not grids:
         return None
     parts, text = [], []
-    for n in names:
-        sel = _rs_sel(d, n)
+    for n, sel in grids.items():
         at3 = sel[sel["executions"] == 3]
         above = sel[sel["executions"] > 4]
         blue = float(np.mean(at3["coverage"] >= 0.95)) if len(at3) else math.nan

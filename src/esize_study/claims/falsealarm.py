@@ -255,7 +255,7 @@ def _flat_rate(spec: Spec, d: _Data):
 
 def _boot_curves(d: _Data, bench: str):
     """Thresholds for 5 % of the four schemes: curves, sizes, mask of 2+, the other three."""
-    curves = {s: d.curve(bench, s) for s in ("RRR", "RRN", "RNN", "FLAT")}
+    curves = d.curves(bench)
     ks = curves["FLAT"][0]
     sel = ks >= 2
     others = np.vstack([curves[s][1][sel] for s in ("RRR", "RRN", "RNN")])

@@ -115,6 +115,10 @@ class FalseAlarmData:
                                                 "binaries", 0.05)
         return self._curves[key]
 
+    def curves(self, bench):
+        """:meth:`curve` of each resampling scheme: ``{scheme: (sizes, point, lo, hi)}``."""
+        return {s: self.curve(bench, s) for s in ("RRR", "RRN", "RNN", "FLAT")}
+
     def paired_alarms(self, bench, sizes, a, b, kind="binaries"):
         """Per-comparison alarm indicators at 0 % of two (method, scheme), same comparisons."""
         parts = []

@@ -223,16 +223,12 @@ def _na_fewer(spec: Spec, d: _Data):
                       "not judged)", note)
 
 
-def _threshold_curves(d: _Data, bench: str):
-    return {s: d.curve(bench, s) for s in ("RRR", "RRN", "RNN", "FLAT")}
-
-
 def _rrr_best(spec: Spec, d: _Data):
     """RRR's 5 %-threshold at or below both RRN's and RNN's at (nearly) every size."""
     bench = spec.params["bench"]
     if not _present(d, (bench,)):
         return None
-    c = _threshold_curves(d, bench)
+    c = d.curves(bench)
     sel = c["RRR"][0] >= 2
     if not sel.any():
         return None
@@ -255,7 +251,7 @@ def _rrn_close(spec: Spec, d: _Data):
         return None
     parts, text = {}, []
     for name in names:
-        c = _threshold_curves(d, name)
+        c = d.curves(name)
         sel = c["RRR"][0] >= 2
         if not sel.any():
             continue

@@ -138,6 +138,12 @@ def _grid(benchmark: str) -> tuple:
 
 
 @cache
+def _merged(benchmark: str) -> dict:
+    """:func:`merged_cells` of a benchmark by hours (computed once per benchmark)."""
+    return {c["hours"]: c for c in merged_cells(benchmark)}
+
+
+@cache
 def _sensitivity(benchmark: str) -> dict:
     return binary_level_sensitivity(benchmark)
 
@@ -258,7 +264,7 @@ def precision_claims(prec_rows: Sequence[Mapping]) -> list[Claim]:
         b = r["benchmark"]
         po, pd_ = paper.PRECISIONS[b][paper.PRECISION_HOURS.index(int(h))]
         design = f"{r['binaries']} x {r['n2']} x {r['n1']}"
-        merged = {c["hours"]: c for c in merged_cells(b)}
+        merged = _merged(b)
         for label, ours, theirs in (("ours", float(r["ours_pct"]), po),
                                     ("default", float(r["default_pct"]), pd_)):
             mark = precision_mark(ours, theirs)

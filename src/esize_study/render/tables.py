@@ -211,7 +211,7 @@ def precisions_markdown(rows: Sequence[Mapping], folded: Sequence[Mapping] | Non
             out += ["", f"Of {n_all} numbers, {marks_seen['']} round to the paper's, "
                     f"{marks_seen['~']} more are within +-0.1 and {marks_seen['*']} differ by "
                     "more than 0.1.", ""]
-        out += _merged_markdown(list(by), hours)
+        out += _merged_markdown(by, hours)
         out += [
             "## Our optimum beside the paper's rule",
             "",
@@ -251,30 +251,27 @@ def precisions_markdown(rows: Sequence[Mapping], folded: Sequence[Mapping] | Non
     return "\n".join(out) + "\n"
 
 
-def _merged_markdown(benchmarks: Sequence[str], hours: Sequence[float]) -> list[str]:
+def _merged_markdown(by: Mapping[str, Mapping], hours: Sequence[float]) -> list[str]:
     """Lines of Markdown: HTTP and TCP planned in both conventions beside the paper's.
 
     The paper plans them from the two-level variances of its text after merging
     executions (:func:`esize_study.estimate.precision.merged_cells`); the table above
-    uses the three-level Table tVariations.
+    (``by``: benchmark -> hours -> row of the paper's inputs) uses the three-level Table
+    tVariations.
     """
     import pandas as pd
 
-    from ..estimate.costs import paper_costs
-    from ..estimate.precision import merged_cells, precision_rows
+    from ..estimate.precision import merged_cells
 
     table = []
-    for b in benchmarks:
+    for b, cells in by.items():
         merged = {c["hours"]: c for c in merged_cells(b, hours)}
         if not merged or b not in paper.PRECISIONS:
             continue
-        counts = [paper.BINARIES, paper.EXECUTIONS, paper.steady_measurements(b)]
-        three = {float(r["hours"]): r for r in precision_rows(
-            "paper", b, paper.VARIATION_S[b], counts, paper_costs(b), hours)}
         line = [b]
         for h in hours:
             po = paper.PRECISIONS[b][paper.PRECISION_HOURS.index(int(h))][0]
-            m, t = merged[float(h)]["ours_pct"], three[float(h)]["ours_pct"]
+            m, t = merged[float(h)]["ours_pct"], float(cells[h]["ours_pct"])
             line.append(f"{_fmt(m, 2)}{precision_mark(m, po)} / {_fmt(t, 2)}"
                         f"{precision_mark(t, po)} ({po:.1f})")
         table.append(line)
