@@ -3,9 +3,11 @@
 Driven by ``measure/Snakefile`` (``make measure``, ``make measure-tiny``); the steps
 are plain functions so that the tests can call them too:
 
-``build_set``
-    builds the randomised binaries of one *set* (a benchmark, or one of its
-    known-effect variants). Every build takes a seed derived from the master seed;
+``build_sets``
+    builds the randomised binaries of every *set* (a benchmark, or one of its
+    known-effect variants), in one random order across the sets (so that nothing
+    that changes while the machine builds lines up with a set). Every build takes a
+    seed derived from the master seed;
     the seed alone fixes the build's layout: the link order of the program's object
     files, ``-falign-functions`` and the sizes of a code pad and a data pad
     (:func:`layout_plan`). Compile and link commands use relative paths only, so
@@ -83,7 +85,8 @@ VARIANT_CAPABLE = ("fft", "cipher")
 #: What the Google Benchmark and hyperfine examples run.
 HARNESS_PROGRAMS = ("fft", "cipher")
 #: ``SeedSequence`` spawn keys, one per purpose.
-SEED_KEYS = {"input": 0, "build": 1, "schedule": 2, "environment": 3, "pilot": 4}
+SEED_KEYS = {"input": 0, "build": 1, "schedule": 2, "environment": 3, "pilot": 4,
+             "build_order": 5}
 ENV_VAR = "ESIZE_ENV_PAD"
 BINARY = "bench"
 
@@ -474,31 +477,59 @@ def build_one(cfg: Mapping, set_: str, build: int, bindir: Path, info: Mapping |
     }
 
 
-def build_set(cfg: Mapping, set_: str, manifest: str | Path, design_path: str | Path,
-              log=None) -> list[dict]:
-    """Build every binary of one set under ``build_dir/bin/<set>/`` (as many as the
-    design says); write its manifest."""
-    n_builds = json.loads(Path(design_path).read_text())["sets"][set_]["builds"]
-    root = Path(cfg["build_dir"]) / "bin" / set_
-    if root.exists():
-        shutil.rmtree(root)
-    bench = sets(cfg)[set_]["benchmark"]
-    copy_sources(root / "src", bench)
-    started = _now()
-    records = []
-    for b in range(1, n_builds + 1):
-        rec = build_one(cfg, set_, b, root / f"b{b:03d}")
-        records.append(rec)
-        _log(log, f"{set_} build {b}: seed {rec['seed']}, align {rec['align_functions']}, "
-                  f"pads {rec['text_pad']}/{rec['data_pad']}, {rec['build_seconds']:.2f} s")
+def build_order(cfg: Mapping, builds: Mapping[str, int]) -> list[tuple[str, int]]:
+    """Every ``(set, build)`` in one random order across all sets (key ``build_order``).
+
+    Building set after set would tie whatever changes while the machine builds (the
+    page cache and allocator state the binaries' files land in, for one) to the set,
+    as running set after set would tie drift to it; interleaved, it is independent of
+    the set, like the process order of :func:`schedule`."""
+    units = [(s, b) for s in builds for b in range(1, builds[s] + 1)]
+    rng = np.random.Generator(np.random.PCG64(
+        derive_seed(cfg["master_seed"], SEED_KEYS["build_order"], bits=64)))
+    return [units[i] for i in rng.permutation(len(units))]
+
+
+def _check_builds(set_: str, records: Sequence[dict]) -> None:
     units = {r["units_per_iteration"] for r in records}
     sums = {r["checksum_one_iteration"] for r in records}
     if len(units) != 1 or len(sums) != 1:
         raise MeasureError(f"{set_}: builds differ in their work (units {sorted(units)}, "
                            f"checksums {sorted(sums)}): the layout must not change results")
-    _write_json(manifest, {"set": set_, "started": started, "finished": _now(),
-                           "builds": records})
-    return records
+
+
+def build_sets(cfg: Mapping, manifests: Mapping[str, str | Path], design_path: str | Path,
+               log=None) -> dict[str, list[dict]]:
+    """Build every binary of every set under ``build_dir/bin/<set>/`` (as many as the
+    design says), in the interleaved order of :func:`build_order`; write each set's
+    manifest (``manifests``: set -> path), each build's record holding its position in
+    that order (``build_position``)."""
+    design = json.loads(Path(design_path).read_text())["sets"]
+    n_builds = {s: design[s]["builds"] for s in manifests}
+    roots = {s: Path(cfg["build_dir"]) / "bin" / s for s in manifests}
+    for s, root in roots.items():
+        if root.exists():
+            shutil.rmtree(root)
+        copy_sources(root / "src", sets(cfg)[s]["benchmark"])
+    started = _now()
+    records: dict[str, dict[int, dict]] = {s: {} for s in manifests}
+    for pos, (s, b) in enumerate(build_order(cfg, n_builds), start=1):
+        rec = build_one(cfg, s, b, roots[s] / f"b{b:03d}")
+        records[s][b] = {**rec, "build_position": pos}
+        _log(log, f"{pos}: {s} build {b}: seed {rec['seed']}, align "
+                  f"{rec['align_functions']}, pads {rec['text_pad']}/{rec['data_pad']}, "
+                  f"{rec['build_seconds']:.2f} s")
+    finished = _now()
+    out = {}
+    for s in manifests:
+        recs = [records[s][b] for b in sorted(records[s])]
+        _check_builds(s, recs)
+        out[s] = recs
+    for s, path in manifests.items():
+        _write_json(path, {"set": s, "started": started, "finished": finished,
+                           "order": "interleaved across sets (seed key build_order)",
+                           "builds": out[s]})
+    return out
 
 
 # -- the measurement ---------------------------------------------------------------
@@ -1253,7 +1284,8 @@ def collect(cfg: Mapping, manifests: Sequence[str | Path], runs: str | Path,
                           "K=(1, first 4 bytes of sha256(set name) as a big-endian integer, "
                           "build) a build's seed (uint32), K=(2,) the order of the processes, "
                           "K=(3,) the environment sizes, K=(4,) the order of the pilot's "
-                          "processes and K=(3, 4) their environment sizes (uint64 seeds of "
+                          "processes and K=(3, 4) their environment sizes, K=(5,) the "
+                          "order of the builds across all sets (uint64 seeds of "
                           "PCG64 generators); the pilot's builds take the seeds of a set "
                           "named pilot-<program>",
             "layout_draws": "Generator(PCG64(build seed)): permutation of the object files, "
@@ -1323,7 +1355,8 @@ def provenance_markdown(prov: Mapping, cost: Mapping, frame) -> str:
         "of its object files, `-falign-functions` drawn from "
         f"{prov['config']['layout']['align_functions']}, a code pad of 0..."
         f"{prov['config']['layout']['text_pad_max']} bytes and a data pad of 0..."
-        f"{prov['config']['layout']['data_pad_max']} bytes, all drawn from the build's seed.",
+        f"{prov['config']['layout']['data_pad_max']} bytes, all drawn from the build's seed; "
+        "the builds of all sets were made in one random order across the sets.",
         f"- Each execution is a separate process whose only environment variable, "
         f"`{ENV_VAR}`, has a random length of 0...{prov['config']['env_pad_max']} bytes; "
         "all processes of all files ran in one random order.",

@@ -161,6 +161,19 @@ EXPECT = {
         message="the file holds 2 TrialEstimate (fib/20, fib/10): one number per benchmark, "
         "not its samples",
     ),
+    # two commits of one BenchmarkTools.save file: 6 Trials each (2 groups x 3 methods)
+    "julia-cardiac-simtimings-old.json": Expect(
+        "reads", unit="ns", shapes={(("sample", n),): 1 for n in (201, 175, 1123, 241, 205, 1109)},
+    ),
+    "julia-cardiac-simtimings-new.json": Expect(
+        "reads", unit="ns", shapes={(("sample", n),): 1 for n in (213, 185, 1206, 257, 218, 1192)},
+    ),
+    # JSON.print of the group run(...) returned: one Trial, no versions header
+    "julia-mlogit-bare-group.json": Expect("reads", unit="ns", shapes={(("sample", 312),): 1}),
+    # PkgBenchmark's result file, the saved group as a string; cut to 1 of its 5 Trials
+    "julia-pkgbenchmark-astarsearch-cut.json": Expect(
+        "reads", unit="ns", shapes={(("sample", 9),): 1}
+    ),
     "gotest-crc32-old.txt": Expect("reads", shapes={(("run", 10),): 36}, unit="ns/op"),
     "gotest-crc32-new.txt": Expect("reads", shapes={(("run", 10),): 36}, unit="ns/op"),
     "gotest-encode-old.txt": Expect("reads", shapes={(("run", 10),): 2}, unit="ns/op"),
@@ -370,6 +383,7 @@ def test_read(name):
         "gotest": _check_gotest,
         "pytest-benchmark": _check_pytest_benchmark,
         "criterion": _check_criterion,
+        "julia": _check_julia,
     }[LISTED[name]["Format"]](name, benches)
 
 
@@ -499,6 +513,33 @@ def _check_criterion(name, benches):
         design = benches[full_id].design
         np.testing.assert_allclose(design.data, per_iter, rtol=REL)
         assert design.mean == pytest.approx(mean, rel=REL)
+
+
+def _raw_julia(doc) -> dict:
+    """``{"group/.../key": times}`` of every Trial of a ``BenchmarkTools.save`` file,
+    or of the one value that ``JSON.print`` wrote alone (no versions before it), or of
+    the file that PkgBenchmark keeps as a string under ``benchmarkgroup``."""
+    if isinstance(doc, dict):
+        doc = json.loads(doc["benchmarkgroup"])
+    out = {}
+    stack = [("", value) for value in ([doc] if isinstance(doc[0], str) else doc[1])]
+    while stack:
+        path, (kind, fields) = stack.pop()
+        if kind.removeprefix("BenchmarkTools.") == "BenchmarkGroup":
+            stack += [(f"{path}/{k}" if path else k, v) for k, v in fields["data"].items()]
+        elif kind.removeprefix("BenchmarkTools.") == "Trial":
+            out[path] = fields["times"]
+    return out
+
+
+def _check_julia(name, benches):
+    raw = _raw_julia(_doc(name))
+    assert sorted(benches) == sorted(raw)
+    for key, times in raw.items():
+        design = benches[key].design
+        np.testing.assert_array_equal(design.data, times)
+        # what BenchmarkTools' mean(trial) gives: the plain mean of the Trial's times
+        assert design.mean == pytest.approx(sum(times) / len(times), rel=REL)
 
 
 @needs_pyperf

@@ -123,6 +123,31 @@ def test_processes_are_interleaved(tiny):
         assert list(g["execution"]) == list(range(1, _shape(wd, cfg, s)[1] + 1))
 
 
+def test_builds_are_interleaved_across_sets(tiny):
+    wd, cfg = tiny
+    builds = sorted(_builds(wd, cfg), key=lambda r: r["build_position"])
+    assert [r["build_position"] for r in builds] == list(range(1, len(builds) + 1))
+    order = [(r["set"], r["build"]) for r in builds]
+    # the order is build_order's, from its own seed key
+    counts = {s: _shape(wd, cfg, s)[0] for s in ("fft", "cipher", "fft-plus0", "fft-plus3")}
+    assert order == M.build_order(cfg, counts)
+    sets_in_order = [s for s, _ in order]
+    switches = sum(a != b for a, b in zip(sets_in_order, sets_in_order[1:]))
+    assert switches > 4  # not one set after the other
+
+
+def test_build_order_is_a_seeded_permutation():
+    cfg = {"master_seed": 12345}
+    counts = {"a": 20, "b": 20, "c": 7}
+    order = M.build_order(cfg, counts)
+    assert sorted(order) == sorted((s, b) for s in counts for b in range(1, counts[s] + 1))
+    assert order == M.build_order(cfg, counts)  # the same seed, the same order
+    assert order != M.build_order({"master_seed": 12346}, counts)
+    # interleaved: in each half of the order, every set holds a share near its own
+    first = [s for s, _ in order[: len(order) // 2]]
+    assert 5 <= first.count("a") <= 15 and 5 <= first.count("b") <= 15
+
+
 def test_seeds_fix_the_layout(tiny):
     wd, cfg = tiny
     builds = _builds(wd, cfg)

@@ -7,6 +7,13 @@ nanoseconds, each the mean time of the ``evals`` evaluations of one sample: one
 level, ``sample``. ``BenchmarkGroup``\\ s nest benchmarks under keys; a benchmark is
 named by its path of keys, ``"fib/20"``.
 
+``JSON.print(io, results)`` (JSON.jl, which BenchmarkTools teaches to write its types)
+gives one such value alone, ``["BenchmarkGroup", {...}]``, without the versions; that
+document is read the same way. PkgBenchmark's result files (``writeresults``, or
+``benchmarkpkg(...; resultfile=...)``) hold the text of a ``BenchmarkTools.save`` file
+as a JSON string under ``"benchmarkgroup"``, beside the configuration of the run; the
+reader unwraps it.
+
 A ``TrialEstimate`` (what ``minimum``, ``median`` or ``mean`` of a trial gives), a
 ``TrialRatio`` and a ``TrialJudgement`` hold one number per benchmark, from which
 no interval can be computed: a file holding only those is refused with one line
@@ -16,6 +23,7 @@ saying so, and in a file that also holds trials they are left out with an
 
 from __future__ import annotations
 
+import json
 import warnings
 
 from .._errors import EsizeWarning, InputError
@@ -29,6 +37,7 @@ LEVELS = ("sample",)
 NEXT_RUN_OPTIONS = {"sample": "samples="}
 
 _ONE_NUMBER = ("TrialEstimate", "TrialRatio", "TrialJudgement")
+_SAVED = ("BenchmarkGroup", "Trial", *_ONE_NUMBER)
 
 
 def _type(x) -> str | None:
@@ -39,8 +48,19 @@ def _type(x) -> str | None:
     return None
 
 
-def sniff(doc) -> bool:
-    """Whether a parsed JSON document looks like a BenchmarkTools file."""
+def _bare(doc) -> bool:
+    """Whether a document is one saved value without the versions (``JSON.print``)."""
+    return _type(doc) in _SAVED
+
+
+def _pkgbenchmark(doc) -> bool:
+    """Whether a document is PkgBenchmark's: a saved file as text in ``benchmarkgroup``."""
+    return (isinstance(doc, dict) and isinstance(doc.get("benchmarkgroup"), str)
+            and "benchmarkconfig" in doc)
+
+
+def _saved(doc) -> bool:
+    """Whether a document is what ``BenchmarkTools.save`` writes: versions, values."""
     return (
         isinstance(doc, list)
         and len(doc) == 2
@@ -48,6 +68,11 @@ def sniff(doc) -> bool:
         and "BenchmarkTools" in doc[0]
         and isinstance(doc[1], list)
     )
+
+
+def sniff(doc) -> bool:
+    """Whether a parsed JSON document looks like a BenchmarkTools file."""
+    return _saved(doc) or _bare(doc) or _pkgbenchmark(doc)
 
 
 def _walk(value, path: str, source, found: dict, estimates: list) -> None:
@@ -85,8 +110,17 @@ def parse(doc, source) -> dict:
         For the one-number results (estimates, ratios, judgements) left out of a file
         that also holds trials.
     """
-    need(sniff(doc), source, "a BenchmarkTools file holds [versions, [values ...]]")
-    values = doc[1]
+    need(sniff(doc), source, "a BenchmarkTools file holds [versions, [values ...]], or one "
+         "value [type, fields] alone")
+    if _pkgbenchmark(doc):
+        try:
+            doc = json.loads(doc["benchmarkgroup"])
+        except ValueError as exc:
+            raise InputError(source, "PkgBenchmark's 'benchmarkgroup' is not the JSON text "
+                             f"of a BenchmarkTools file ({exc})") from None
+        need(_saved(doc), source, "PkgBenchmark's 'benchmarkgroup' holds "
+             f"{shown(doc)}, not a BenchmarkTools file [versions, [values ...]]")
+    values = [doc] if _bare(doc) else doc[1]
     need(len(values) > 0, source, "the BenchmarkTools file holds no values")
     found: dict = {}
     estimates: list = []
