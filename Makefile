@@ -127,3 +127,12 @@ test-cluster: $(STAMP)
 	@$(BIN)/python -c "import snakemake_executor_plugin_slurm" 2>/dev/null \
 		|| $(BIN)/python -m pip install --quiet -e 'src/esize_study[cluster]'
 	VENV=$(VENV) workflow/cluster/test-cluster.sh
+
+# Per-rule job times and memory of the last run, from the benchmark file every rule
+# writes beside its log (esize_study.artifact.ruletimes): a markdown table sorted by
+# summed time. RUN_LOGS=logs-test for the tiny run; RULE_TIMES_ARGS="--dataset NAME".
+RUN_LOGS ?= logs
+RULE_TIMES_ARGS ?=
+.PHONY: rule-times
+rule-times: $(STAMP)
+	@$(BIN)/python -m esize_study.artifact.ruletimes $(RUN_LOGS) $(RULE_TIMES_ARGS)

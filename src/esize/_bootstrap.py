@@ -151,6 +151,10 @@ class SuiteInterval:
         the t or normal interval for the mean of the log ratios. Unbounded when a
         system has a single top-level unit; None when it was not computed.
 
+    A suite made by :meth:`parametric_only` has no bootstrap: ``resamples`` is 0,
+    ``intervals`` empty, ``bootstrap_distribution`` None, ``lower`` and ``upper``
+    NaN, and :attr:`verdict_interval` is the parametric interval.
+
     Notes
     -----
     With few top-level units the percentile bootstrap is too narrow (it resamples
@@ -170,8 +174,68 @@ class SuiteInterval:
     bootstrap_distribution: np.ndarray = field(repr=False, compare=False)
     parametric: Interval | None = None
 
+    @classmethod
+    def parametric_only(cls, pairs: Sequence, *, alpha: float = 0.05, normal: bool = False,
+                        invert: Sequence[bool] | None = None,
+                        names: Sequence[str] | None = None) -> SuiteInterval:
+        """The suite's geometric mean with its parametric interval alone (no bootstrap).
+
+        The geometric mean is computed exactly as by :func:`geometric_mean_ratio_ci`,
+        the interval by :func:`esize.geometric_mean_ratio_parametric` (unbounded when a
+        system has a single top-level unit); nothing random is drawn.
+
+        Parameters
+        ----------
+        pairs : sequence of (old, new)
+            One pair of designs (or arrays) per benchmark.
+        alpha : float
+            One minus the confidence level.
+        normal : bool
+            Use the normal instead of the t quantile.
+        invert : sequence of bool, optional
+            Benchmarks whose ratio enters the geometric mean as old/new.
+        names : sequence of str, optional
+            Benchmark names, for the messages.
+
+        Returns
+        -------
+        SuiteInterval
+            With ``resamples`` 0, no ``intervals``, NaN ``lower`` and ``upper``.
+
+        Raises
+        ------
+        EsizeError
+            No pair, non-positive means, or a ratio beyond the range of floats.
+        """
+        pairs = list(pairs)
+        if not pairs:
+            raise EsizeError("a suite needs at least one benchmark")
+        alpha = _check_alpha(alpha)
+        k = len(pairs)
+        inv = [bool(x) for x in _per_benchmark(invert, k, "invert flags", default=False)]
+        label = [str(x) for x in names] if names is not None else [str(j) for j in range(k)]
+        log_est = []
+        for j, (old, new) in enumerate(pairs):
+            (zo, eo), (zn, en) = scaled(_as_array(old)), scaled(_as_array(new))
+            mo, mn = zo.mean(), zn.mean()
+            if min(mo, mn) <= 0:
+                raise EsizeError(f"benchmark {label[j]}: the geometric mean needs positive "
+                                 "means (positive measurements)")
+            log_e = math.log(check_ratio_range(mo, mn, en - eo, label[j]))
+            log_est.append(-log_e if inv[j] else log_e)
+        gm = float(np.exp(np.mean(log_est)))
+        return cls(gm, math.nan, math.nan, alpha, 0, (), tuple(inv), None,
+                   _parametric(pairs, alpha, normal, inv, gm))
+
+    @property
+    def has_bootstrap(self) -> bool:
+        """Whether the bootstrap was run (False for :meth:`parametric_only`)."""
+        return self.resamples > 0
+
     @property
     def bounded(self) -> bool:
+        if not self.has_bootstrap:
+            return self.parametric is not None and self.parametric.bounded
         return bool(math.isfinite(self.lower) and math.isfinite(self.upper))
 
     @property
@@ -190,6 +254,10 @@ class SuiteInterval:
         """
         p = self.parametric
         boot = (self.lower, self.upper)
+        if not self.has_bootstrap:
+            ok = p is not None and p.bounded
+            lo, hi = (p.lower, p.upper) if ok else (-math.inf, math.inf)
+            return Interval(self.geometric_mean, lo, hi, self.alpha, "parametric", ok)
         if p is None:
             lo, hi, source, ok = *boot, "bootstrap", self.bounded
         elif not p.bounded:
@@ -203,14 +271,23 @@ class SuiteInterval:
         return Interval(self.geometric_mean, lo, hi, self.alpha, source, ok)
 
     def as_dict(self) -> dict:
-        """JSON-ready summary (without the replicates)."""
-        out = {
-            "geometric_mean": self.geometric_mean,
-            "lower": self.lower,
-            "upper": self.upper,
-            "alpha": self.alpha,
-            "resamples": self.resamples,
-        }
+        """JSON-ready summary (without the replicates); without a bootstrap,
+        ``lower`` and ``upper`` are the parametric limits (None when unbounded) and
+        ``resamples`` is left out."""
+        if self.has_bootstrap:
+            out = {
+                "geometric_mean": self.geometric_mean,
+                "lower": self.lower,
+                "upper": self.upper,
+                "alpha": self.alpha,
+                "resamples": self.resamples,
+            }
+        else:
+            v = self.verdict_interval
+            out = {"geometric_mean": self.geometric_mean,
+                   "lower": float(v.lower) if v.bounded else None,
+                   "upper": float(v.upper) if v.bounded else None,
+                   "alpha": self.alpha}
         if self.parametric is not None:
             p = self.parametric
 

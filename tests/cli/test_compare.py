@@ -329,7 +329,8 @@ def test_compare_suite_result_json_keys(tmp_path, capsys):
     o = pd.concat([tidy(WQE_OLD, benchmark="x"), tidy(WE_DATA, benchmark="y")])
     n = pd.concat([tidy(WQE_NEW, benchmark="x"), tidy(WE_DATA, benchmark="y")])
     po, pn = write_csv(tmp_path / "o.csv", o), write_csv(tmp_path / "n.csv", n)
-    argv = ["compare", str(po), str(pn), "--benchmark-column", "--seed", "1", "--resamples", "200"]
+    argv = ["compare", str(po), str(pn), "--benchmark-column", "--seed", "1", "--resamples", "200",
+            "--method", "both"]
     result = compare(build_parser().parse_args(argv))
     assert isinstance(result.suite, SuiteRow)
     doc = result.to_json()
@@ -400,7 +401,7 @@ def test_compare_shows_progress_on_terminal_only(harness, capsys, monkeypatch):
 
     monkeypatch.setattr(compare, "progress_bar", forced)
     args = ["compare", harness["hyperfine-old"], harness["hyperfine-new"], "--seed", "1",
-            "--resamples", "400"]
+            "--resamples", "400", "--method", "both"]
     assert cli(args, capsys)[0] == 0
     total, done, tty = shown[-1]
     assert total == sum(done) == 2 * 2 * 400 and "bootstrap" in tty.getvalue()
@@ -573,7 +574,7 @@ def _pair_for_scaling(seed):
 @pytest.mark.parametrize("k", [-300, -160, -77, 77, 160, 300])
 def test_compare_does_not_depend_on_the_unit(tmp_path, capsys, k):
     pair = _pair_for_scaling(0)
-    argv = ["--benchmark-column", "--seed", "4", "--resamples", "400"]
+    argv = ["--benchmark-column", "--seed", "4", "--resamples", "400", "--method", "both"]
     one = cli_json(["compare", *_scaled_pair_files(tmp_path, 0, pair), *argv], capsys)
     scaled = cli_json(["compare", *_scaled_pair_files(tmp_path, k, pair), *argv], capsys)
     _assert_same_doc(one, scaled)
@@ -585,7 +586,7 @@ def test_compare_does_not_depend_on_the_unit(tmp_path, capsys, k):
 @given(k=st.integers(-300, 300), seed=st.integers(0, 1000))
 def test_compare_does_not_depend_on_the_unit_property(capsys, k, seed):
     pair = _pair_for_scaling(seed)
-    argv = ["--benchmark-column", "--seed", str(seed), "--resamples", "200"]
+    argv = ["--benchmark-column", "--seed", str(seed), "--resamples", "200", "--method", "both"]
     with tempfile.TemporaryDirectory() as d:
         one = cli_json(["compare", *_scaled_pair_files(Path(d), 0, pair), *argv], capsys)
         scaled = cli_json(["compare", *_scaled_pair_files(Path(d), k, pair), *argv], capsys)
@@ -609,7 +610,8 @@ def _suite_files(tmp_path):
 
 def test_suite_verdict_rests_on_the_wider_of_bootstrap_and_t(tmp_path, capsys):
     po, pn = _suite_files(tmp_path)
-    argv = ["compare", po, pn, "--benchmark-column", "--seed", "1", "--resamples", "2000"]
+    argv = ["compare", po, pn, "--benchmark-column", "--seed", "1", "--resamples", "2000",
+            "--method", "both"]
     s = cli_json(argv, capsys)["suite"]
     # the bootstrap alone would say "faster" ...
     assert s["bootstrap"]["upper"] < 0.98

@@ -39,7 +39,8 @@ from .helpers import (
 @needs_pyperf
 def test_compare_pyperf_suites_json(capsys):
     old_p, new_p = pyperf_file("mult_list_py36.json"), pyperf_file("mult_list_py37.json")
-    out, err = run_json(["compare", old_p, new_p, "--seed", "7", "--resamples", "2000"], capsys)
+    out, err = run_json(["compare", old_p, new_p, "--seed", "7", "--resamples", "2000",
+                         "--method", "both"], capsys)
     assert err == ""
     old_d, new_d = pyperf_designs(old_p), pyperf_designs(new_p)
     names = list(old_d)
@@ -76,7 +77,8 @@ def test_compare_pyperf_suites_json(capsys):
 @needs_pyperf
 def test_compare_pyperf_suites_text(capsys):
     old_p, new_p = pyperf_file("mult_list_py36.json"), pyperf_file("mult_list_py37.json")
-    code, out, err = cli(["compare", old_p, new_p, "--seed", "1", "--resamples", "500"], capsys)
+    code, out, err = cli(["compare", old_p, new_p, "--seed", "1", "--resamples", "500",
+                          "--method", "both"], capsys)
     assert code == 0 and err == ""
     lines = out.splitlines()
     for name in ("[1]*1000", "[1,2]*1000", "[1,2,3]*1000"):
@@ -234,7 +236,7 @@ def test_jmh_unit_conversion(harness, tmp_path, capsys):
 def test_compare_gbench_by_hand(harness, capsys):
     out, _ = run_json(
         ["compare", harness["gbench-old"], harness["gbench-new"], "--gbench-time", "cpu_time",
-         "--seed", "5", "--resamples", "1000"],
+         "--seed", "5", "--resamples", "1000", "--method", "both"],
         capsys,
     )
     def reps(system, name):
@@ -280,7 +282,8 @@ def test_gbench_plan_needs_no_costs(harness, capsys):
 
 def test_hyperfine_compare_by_hand(harness, capsys):
     out, _ = run_json(
-        ["compare", harness["hyperfine-old"], harness["hyperfine-new"], "--seed", "2", "--resamples", "800"],
+        ["compare", harness["hyperfine-old"], harness["hyperfine-new"], "--seed", "2", "--resamples", "800",
+         "--method", "both"],
         capsys,
     )
     old_doc, new_doc = hyperfine_results("old"), hyperfine_results("new")

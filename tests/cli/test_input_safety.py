@@ -112,7 +112,7 @@ def test_out_of_memory_while_reading_names_the_file(tmp_path, capsys, monkeypatc
     def boom(*a, **k):
         raise MemoryError
 
-    monkeypatch.setattr(_read.tidy, "read", boom)
+    monkeypatch.setattr(_read._MODULES["tidy"], "read", boom)
     code, out, err = cli(["summary", p], capsys)
     assert_one_line_error(code, out, err, file=p, words=["too big to read into the memory"])
     assert "resamples" not in err
@@ -124,7 +124,7 @@ def test_an_unforeseen_reader_failure_is_one_line(tmp_path, capsys, monkeypatch)
     def boom(*a, **k):
         raise KeyError("oops")
 
-    monkeypatch.setattr(_read.tidy, "read", boom)
+    monkeypatch.setattr(_read._MODULES["tidy"], "read", boom)
     code, out, err = cli(["summary", p], capsys)
     assert_one_line_error(code, out, err, file=p, words=["unexpected content (KeyError"])
 

@@ -218,7 +218,7 @@ def test_markdown_to_stdout_equals_the_file(capsys, tmp_path):
 
 
 def test_jmh_markdown_says_rates_and_caveats(capsys, tmp_path):
-    doc, md = _run(PAIRS["jmh"], capsys, tmp_path)
+    doc, md = _run(PAIRS["jmh"], capsys, tmp_path, "--method", "both")
     parsed = parse(md)
     assert "ops/ms ↑" in md
     assert any(i.startswith("all 4 benchmarks: the bootstrap interval rests on 3")

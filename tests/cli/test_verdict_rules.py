@@ -96,7 +96,7 @@ def _suite(tmp_path, rng, k=10, forks=2, iters=5):
 def test_suite_json_limits_are_the_verdict_interval(tmp_path, capsys):
     po, pn = _suite(tmp_path, np.random.default_rng(5))
     argv = ["compare", po, pn, "--benchmark-column", "--levels", "fork",
-            "--seed", "1", "--resamples", "1000"]
+            "--seed", "1", "--resamples", "1000", "--method", "both"]
     s = cli_json(argv, capsys)["suite"]
     p, b = s["parametric"], s["bootstrap"]
     # lower and upper hold both the bootstrap's and the t interval: the verdict's

@@ -174,6 +174,28 @@ def test_every_output_is_a_target_of_rule_all(ran):
     assert outputs == set(m.group(1).split(", "))
 
 
+def test_every_rule_of_the_run_has_benchmark_records(ran):
+    """Every rule that ran a job wrote a benchmark file, and the per-rule table
+    (esize_study.artifact.ruletimes, `make rule-times`) counts each job once."""
+    from esize_study.artifact import ruletimes
+
+    res = _run(ran, "--summary")
+    assert res.returncode == 0, res.stderr[-2000:]
+    rows = [line.split("\t") for line in res.stdout.splitlines()[1:] if line.strip()]
+    ran_rules = {r[2] for r in rows} - {"all"}
+    assert {"fa_validate", "fa_figures", "report", "worked_examples"} <= ran_rules
+    table = {t.rule: t for t in ruletimes.rule_table(ruletimes.read_runs(ran / "logs-test"))}
+    assert set(table) == ran_rules
+    # one record per job: the validation's shards of the tiny configuration
+    assert table["fa_validate"].jobs == len({r[0] for r in rows if r[2] == "fa_validate"})
+    if shutil.which("make"):
+        res = subprocess.run([*MAKE, "-s", "-C", str(ran), "--no-print-directory",
+                              "rule-times", "RUN_LOGS=logs-test"], cwd=ran,
+                             capture_output=True, text=True, timeout=300)
+        assert res.returncode == 0, res.stderr
+        assert res.stdout == ruletimes.markdown(list(table.values()))
+
+
 def test_deleted_intermediate_is_rebuilt(ran):
     # beta: its consumers are cheap (alpha also feeds the coverage validation)
     gone = ran / "results-test" / "tiny" / "variances" / "beta.json"

@@ -160,3 +160,62 @@ def test_shards_split_the_work(runs):
         assert sum(sizes) == total
         if shards > 1:
             assert max(sizes) < total / 3 / 2
+
+
+def _validate(prepared, shards: int, comparisons: int) -> list[Path]:
+    """fa_validate.py for every shard of the validated benchmark."""
+    wd, config, names = prepared
+    fa = dict(config["false_alarm"])
+    fa["validation"] = dict(fa["validation"], shards=shards, comparisons=comparisons)
+    bench = ds.slug(fa["validation"]["benchmarks"][0])
+    out = wd / f"validation-{shards}-shards-{comparisons}"
+    paths = []
+    for i in range(shards):
+        path = out / f"{bench}.{i}-of-{shards}.parquet"
+        _run("fa_validate.py", _Job(
+            out / "log", input=[str(wd / "steady" / f"{bench}.npz")], output=[str(path)],
+            params={"fa": fa, "bench_ids": list(names)},
+            wildcards={"bench": bench, "shard": f"{i}-of-{shards}"}))
+        paths.append(path)
+    return paths
+
+
+@pytest.mark.parametrize("comparisons", [20, 60])  # 1 and 3 blocks per cell
+def test_validation_shards_give_the_unsharded_rows(prepared, comparisons):
+    """What fa_figures and fa_report read from fa_validate's shards
+    (files.read_validation_shards) is the same frame, row for row, whatever the shard
+    count; with more shards than blocks some shards are empty."""
+    from esize_study.datasets.files import VALIDATION_ORDER, read_validation_shards
+
+    def frame(shards):
+        return read_validation_shards(_validate(prepared, shards, comparisons))
+
+    reference = frame(1)
+    assert set(reference["mode"]) == {"approx", "exact"}
+    assert len(reference) == 2 * comparisons * (3 + 1)  # modes x (binaries 3 schemes + execs)
+    # the unsharded job's own order already
+    assert reference.equals(reference.sort_values(list(VALIDATION_ORDER), kind="stable")
+                            .reset_index(drop=True))
+    for shards in (2, 3, 5):
+        paths = _validate(prepared, shards, comparisons)
+        sizes = [len(pd.read_parquet(p)) for p in paths]
+        assert sum(sizes) == len(reference)
+        if comparisons == 20:  # two blocks per mode: shards beyond the second are empty
+            assert [n > 0 for n in sizes] == [True, True] + [False] * (shards - 2)
+        else:
+            assert max(sizes) < len(reference)
+        pd.testing.assert_frame_equal(read_validation_shards(paths), reference,
+                                      check_exact=True)
+        # the order of the shards' files does not matter either
+        pd.testing.assert_frame_equal(read_validation_shards(paths[::-1]), reference,
+                                      check_exact=True)
+
+
+def test_no_validation_rows_is_an_error_naming_the_files(tmp_path):
+    from esize import InputError
+    from esize_study.datasets.files import read_validation_shards
+
+    empty = tmp_path / "x.0-of-2.parquet"
+    pd.DataFrame({"benchmark": [], "mode": []}).to_parquet(empty)
+    with pytest.raises(InputError, match=r"x\.0-of-2\.parquet: no validation rows in any shard"):
+        read_validation_shards([empty])

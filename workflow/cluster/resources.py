@@ -2,9 +2,11 @@
 
     python workflow/cluster/resources.py [LOGS_DIR ...] [--profile CONFIG.yaml] [--check]
 
-The rules with a ``benchmark:`` directive write one TSV per job next to their log,
-``<logs_dir>/<dataset>/<rule>/<job>.benchmark.tsv`` (wall time ``s``, ``max_rss``
-in MB, ...). This script reads every such file under the given log directories (by
+Every rule writes one benchmark TSV per job next to its log (wall time ``s``,
+``max_rss`` in MB, ...): ``<logs_dir>/<dataset>/<rule>/<job>.benchmark.tsv``, or
+``<logs_dir>/<dataset>/<rule>.benchmark.tsv`` for a rule with one job per dataset, or
+``<logs_dir>/<rule>.benchmark.tsv`` for one of no dataset (the layout that
+``esize_study.artifact.ruletimes`` also reads). This script reads every such file under the given log directories (by
 default ``logs`` and ``logs-test`` of the repository, the ``logs_dir`` of
 config/config.yaml and config/test.yaml), takes per rule the longest job and the
 largest memory, and writes ``set-resources`` for those rules into the SLURM
@@ -73,7 +75,8 @@ def read_records(log_dirs: list[Path]) -> dict[str, RuleRecords]:
     rules: dict[str, RuleRecords] = {}
     for log_dir in log_dirs:
         for path in sorted(log_dir.rglob("*.benchmark.tsv")):
-            rule = path.parent.name
+            parts = path.relative_to(log_dir).parts
+            rule = parts[1] if len(parts) == 3 else parts[-1].removesuffix(".benchmark.tsv")
             shard = SHARD.search(path.name)
             n = int(shard.group(2)) if shard else 1
             with open(path, newline="") as fh:

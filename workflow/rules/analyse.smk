@@ -28,6 +28,8 @@ if ANALYSE:
             code=code_of("analyse_estimate.py"),
         log:
             f"{LOGS}/{{dataset}}/analyse_estimate.log",
+        benchmark:
+            f"{LOGS}/{{dataset}}/analyse_estimate.benchmark.tsv"
         wildcard_constraints:
             dataset=ANALYSED_RE,
         conda:
@@ -48,6 +50,8 @@ if ANALYSE:
             code=code_of("analyse_compare.py"),
         log:
             f"{LOGS}/{{dataset}}/analyse_compare.log",
+        benchmark:
+            f"{LOGS}/{{dataset}}/analyse_compare.benchmark.tsv"
         wildcard_constraints:
             dataset=ANALYSED_RE,
         conda:
@@ -68,6 +72,8 @@ if ANALYSE:
             code=code_of("analyse_simulate.py"),
         log:
             f"{LOGS}/{{dataset}}/analyse_simulate.log",
+        benchmark:
+            f"{LOGS}/{{dataset}}/analyse_simulate.benchmark.tsv"
         wildcard_constraints:
             dataset=ANALYSED_RE,
         conda:
@@ -88,6 +94,8 @@ if ANALYSE:
             code=code_of("analyse_figure.py"),
         log:
             f"{LOGS}/{{dataset}}/analyse_variance_figure.log",
+        benchmark:
+            f"{LOGS}/{{dataset}}/analyse_variance_figure.benchmark.tsv"
         wildcard_constraints:
             dataset=ANALYSED_RE,
         conda:
@@ -108,6 +116,8 @@ if ANALYSE:
             code=code_of("analyse_figure.py"),
         log:
             f"{LOGS}/{{dataset}}/analyse_warmup_figure.log",
+        benchmark:
+            f"{LOGS}/{{dataset}}/analyse_warmup_figure.benchmark.tsv"
         wildcard_constraints:
             dataset=ANALYSED_RE,
         conda:
@@ -129,6 +139,8 @@ if ANALYSE:
             code=code_of("analyse_figure.py"),
         log:
             f"{LOGS}/{{dataset}}/analyse_forest_figure.log",
+        benchmark:
+            f"{LOGS}/{{dataset}}/analyse_forest_figure.benchmark.tsv"
         wildcard_constraints:
             dataset=ANALYSED_RE,
         conda:
@@ -151,6 +163,8 @@ if ANALYSE:
             code=code_of("analyse_report.py"),
         log:
             f"{LOGS}/{{dataset}}/analyse_report.log",
+        benchmark:
+            f"{LOGS}/{{dataset}}/analyse_report.benchmark.tsv"
         wildcard_constraints:
             dataset=ANALYSED_RE,
         conda:

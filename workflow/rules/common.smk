@@ -124,6 +124,22 @@ def fa_validation_benchmarks(dataset):
     return chosen
 
 
+#: Shards of each benchmark's false-alarm validation (fa_validate jobs): every n-th
+#: block each, the same rows whatever n.
+FA_VAL_SHARDS = [
+    f"{i}-of-{n}" for n in [config["false_alarm"]["validation"]["shards"]] for i in range(n)
+]
+
+
+def fa_validation_files(wildcards):
+    """Every shard of every validated benchmark of a dataset (fa_validate outputs)."""
+    return [
+        f"{RESULTS}/{wildcards.dataset}/sim/fa_validation/{b}.{s}.parquet"
+        for b in fa_validation_benchmarks(wildcards.dataset)
+        for s in FA_VAL_SHARDS
+    ]
+
+
 # -- targets of `rule all` ----------------------------------------------------------
 #
 # `rule all` asks for every output of every job, intermediate ones included. Snakemake

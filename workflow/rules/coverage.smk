@@ -80,6 +80,8 @@ rule cov_table:
         code=code_of("cov_table.py"),
     log:
         f"{LOGS}/{{dataset}}/cov_table.log",
+    benchmark:
+        f"{LOGS}/{{dataset}}/cov_table.benchmark.tsv"
     conda:
         "../envs/esize.yaml"
     script:
@@ -101,6 +103,8 @@ rule cov_figures:
         code=code_of("cov_figures.py"),
     log:
         f"{LOGS}/{{dataset}}/cov_figures.log",
+    benchmark:
+        f"{LOGS}/{{dataset}}/cov_figures.benchmark.tsv"
     conda:
         "../envs/esize.yaml"
     script:
@@ -123,6 +127,8 @@ rule cov_report:
         code=code_of("cov_report.py"),
     log:
         f"{LOGS}/{{dataset}}/cov_report.log",
+    benchmark:
+        f"{LOGS}/{{dataset}}/cov_report.benchmark.tsv"
     conda:
         "../envs/esize.yaml"
     script:

@@ -54,6 +54,8 @@ rule variances:
         code=code_of("variances.py"),
     log:
         f"{LOGS}/{{dataset}}/variances/{{bench}}.log",
+    benchmark:
+        f"{LOGS}/{{dataset}}/variances/{{bench}}.benchmark.tsv"
     conda:
         "../envs/esize.yaml"
     script:

@@ -9,6 +9,8 @@ rule worked_examples:
         code=code_of("worked_examples.py"),
     log:
         f"{LOGS}/worked_examples.log",
+    benchmark:
+        f"{LOGS}/worked_examples.benchmark.tsv"
     conda:
         "../envs/esize.yaml"
     script:

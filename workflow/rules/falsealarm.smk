@@ -41,19 +41,22 @@ rule fa_validate:
     input:
         f"{RESULTS}/{{dataset}}/steady/{{bench}}.npz",
     output:
-        f"{RESULTS}/{{dataset}}/sim/fa_validation/{{bench}}.parquet",
+        f"{RESULTS}/{{dataset}}/sim/fa_validation/{{bench}}.{{shard}}.parquet",
+    wildcard_constraints:
+        shard=r"\d+-of-\d+",
     params:
         fa=FA,
         bench_ids=lambda wc: list(BENCHMARKS[wc.dataset]),
         code=code_of("fa_validate.py"),
-    # the longest single jobs (exact bootstraps): started first, so that they do not
-    # run alone at the end
+    # the longest single jobs (exact bootstraps), split into shards (every n-th block,
+    # the same numbers whatever n) and started first, so that they do not run alone at
+    # the end
     priority: 10
     threads: FA["threads"]
     log:
-        f"{LOGS}/{{dataset}}/fa_validate/{{bench}}.log",
+        f"{LOGS}/{{dataset}}/fa_validate/{{bench}}.{{shard}}.log",
     benchmark:
-        f"{LOGS}/{{dataset}}/fa_validate/{{bench}}.benchmark.tsv"
+        f"{LOGS}/{{dataset}}/fa_validate/{{bench}}.{{shard}}.benchmark.tsv"
     conda:
         "../envs/esize.yaml"
     script:
@@ -61,7 +64,8 @@ rule fa_validate:
 
 
 register_targets(
-    "fa_validate", lambda d: {"dataset": [d], "bench": fa_validation_benchmarks(d)}
+    "fa_validate",
+    lambda d: {"dataset": [d], "bench": fa_validation_benchmarks(d), "shard": FA_VAL_SHARDS},
 )
 
 
@@ -82,6 +86,8 @@ rule fa_table:
         code=code_of("fa_table.py"),
     log:
         f"{LOGS}/{{dataset}}/fa_table.log",
+    benchmark:
+        f"{LOGS}/{{dataset}}/fa_table.benchmark.tsv"
     conda:
         "../envs/esize.yaml"
     script:
@@ -94,10 +100,7 @@ register_targets("fa_table", per_dataset)
 rule fa_figures:
     input:
         csv=f"{RESULTS}/{{dataset}}/sim/false_alarm.csv",
-        validation=lambda wc: [
-            f"{RESULTS}/{wc.dataset}/sim/fa_validation/{b}.parquet"
-            for b in fa_validation_benchmarks(wc.dataset)
-        ],
+        validation=fa_validation_files,
     output:
         figure_outputs("false_alarm"),
     params:
@@ -105,6 +108,8 @@ rule fa_figures:
         code=code_of("fa_figures.py"),
     log:
         f"{LOGS}/{{dataset}}/fa_figures.log",
+    benchmark:
+        f"{LOGS}/{{dataset}}/fa_figures.benchmark.tsv"
     conda:
         "../envs/esize.yaml"
     script:
@@ -132,7 +137,7 @@ if SHAPE_CHECKED:
         log:
             f"{LOGS}/fa_shape_check.log",
         benchmark:
-            f"{LOGS}/fa_shape_check/fa_shape_check.benchmark.tsv"
+            f"{LOGS}/fa_shape_check.benchmark.tsv"
         conda:
             "../envs/esize.yaml"
         script:
@@ -145,10 +150,7 @@ rule fa_report:
     input:
         csv=f"{RESULTS}/{{dataset}}/sim/false_alarm.csv",
         comparisons=f"{RESULTS}/{{dataset}}/sim/false_alarm_comparisons.parquet",
-        validation=lambda wc: [
-            f"{RESULTS}/{wc.dataset}/sim/fa_validation/{b}.parquet"
-            for b in fa_validation_benchmarks(wc.dataset)
-        ],
+        validation=fa_validation_files,
         shape=lambda wc: [SHAPE_CHECK] if wc.dataset in SHAPE_CHECKED else [],
     output:
         md=f"{RESULTS}/{{dataset}}/report_false_alarms.md",
@@ -158,6 +160,8 @@ rule fa_report:
         code=code_of("fa_report.py"),
     log:
         f"{LOGS}/{{dataset}}/fa_report.log",
+    benchmark:
+        f"{LOGS}/{{dataset}}/fa_report.benchmark.tsv"
     conda:
         "../envs/esize.yaml"
     script:

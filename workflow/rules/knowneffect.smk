@@ -82,6 +82,8 @@ rule known_effect_table:
         code=code_of("known_effect_table.py"),
     log:
         f"{LOGS}/{{dataset}}/known_effect_table.log",
+    benchmark:
+        f"{LOGS}/{{dataset}}/known_effect_table.benchmark.tsv"
     conda:
         "../envs/esize.yaml"
     script:

@@ -24,6 +24,8 @@ if NOTEBOOKS:
             timeout=600,
         log:
             f"{LOGS}/notebook_html.log",
+        benchmark:
+            f"{LOGS}/notebook_html.benchmark.tsv"
         conda:
             "../envs/esize.yaml"
         script:

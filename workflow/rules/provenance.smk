@@ -28,6 +28,8 @@ rule provenance:
         config_hash=CONFIG_HASH,
     log:
         f"{LOGS}/{{dataset}}/provenance.log",
+    benchmark:
+        f"{LOGS}/{{dataset}}/provenance.benchmark.tsv"
     conda:
         "../envs/esize.yaml"
     script:

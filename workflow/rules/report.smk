@@ -32,6 +32,8 @@ rule report:
         code=code_of("report.py"),
     log:
         f"{LOGS}/{{dataset}}/report.log",
+    benchmark:
+        f"{LOGS}/{{dataset}}/report.benchmark.tsv"
     conda:
         "../envs/esize.yaml"
     script:

@@ -13,6 +13,8 @@ rule variation_table:
         code=code_of("variation_table.py"),
     log:
         f"{LOGS}/{{dataset}}/variation_table.log",
+    benchmark:
+        f"{LOGS}/{{dataset}}/variation_table.benchmark.tsv"
     conda:
         "../envs/esize.yaml"
     script:
@@ -38,6 +40,8 @@ rule precision_table:
         code=code_of("precision_table.py"),
     log:
         f"{LOGS}/{{dataset}}/precision_table.log",
+    benchmark:
+        f"{LOGS}/{{dataset}}/precision_table.benchmark.tsv"
     conda:
         "../envs/esize.yaml"
     script:

@@ -8,7 +8,7 @@ from esize_study.render import figures_falsealarm as ff
 
 log = pl.script_logging(snakemake.log[0])  # noqa: F821
 table = pd.read_csv(snakemake.input.csv)  # noqa: F821
-val = pd.concat([pd.read_parquet(p) for p in snakemake.input.validation], ignore_index=True)  # noqa: F821
+val = pl.read_validation_shards(snakemake.input.validation)  # noqa: F821
 figs = ff.false_alarm_figures(table, val, snakemake.params.thresholds)  # noqa: F821
 figures.save_all(figs, snakemake.output, "false_alarm")  # noqa: F821
 log.info("%d figures written", len(figs))

@@ -14,7 +14,7 @@ from esize_study.report.sections import false_alarm_section
 log = pl.script_logging(snakemake.log[0])  # noqa: F821
 comparisons = pd.read_parquet(snakemake.input.comparisons)  # noqa: F821
 table = pd.read_csv(snakemake.input.csv)  # noqa: F821
-validation = pd.concat([pd.read_parquet(p) for p in snakemake.input.validation], ignore_index=True)  # noqa: F821
+validation = pl.read_validation_shards(snakemake.input.validation)  # noqa: F821
 shape = None
 for path in snakemake.input.shape:  # noqa: F821 (rule fa_shape_check, when FFT NA OPT is here)
     with open(path) as fh:

@@ -202,8 +202,13 @@ def render_markdown(doc: dict, *, max_rows: int = MAX_ROWS) -> str:
         lines.append(f"Old: {escape(files['old'])}; new: {escape(files['new'])}.")
     suite = doc.get("suite")
     intervals = f"{conf} intervals: Fieller's (the bootstrap's where Fieller is not run)"
-    lines.append(intervals + ("; for the geometric mean, the smallest holding its bootstrap "
-                              "and t intervals." if suite is not None else "."))
+    if suite is None:
+        lines.append(intervals + ".")
+    elif suite.get("bootstrap") is None:  # no bootstrap was run (--method auto, fieller)
+        lines.append(intervals + "; for the geometric mean, its t interval (no bootstrap).")
+    else:
+        lines.append(intervals + "; for the geometric mean, the smallest holding its "
+                     "bootstrap and t intervals.")
     ratio_head = f"ratio new/old [{conf} CI]"
     lines += ["", *_header(ratio_head), *(_row(b) for b in benches[:max_rows])]
     if suite is not None:

@@ -29,7 +29,7 @@ FORMATS += ("benchmarkdotnet", "asv", "julia")
 FORMATS += ("gotest", "pytest-benchmark", "criterion")
 BALANCE_MODES = ("truncate",)
 GBENCH_TIMES = ("real_time", "cpu_time")
-METHODS = ("fieller", "bootstrap", "both")
+METHODS = ("auto", "fieller", "bootstrap", "both")
 DROPPED_COST_RULES = ("fold", "replace")
 #: Verdicts ``--fail-on`` takes (``change``: slower or faster); see esize.cli._gate.
 FAIL_ON = ("slower", "faster", "change", "inconclusive")
@@ -297,7 +297,16 @@ def build_parser() -> argparse.ArgumentParser:
     _add_input_options(p, plot=True)
     p.add_argument("--alpha", type=alpha_arg, default=0.05, help="1 - confidence (default 0.05)")
     p.add_argument("--normal", action="store_true", help="Fieller with the normal quantile")
-    p.add_argument("--method", choices=METHODS, default="both")
+    p.add_argument(
+        "--method",
+        choices=METHODS,
+        default="auto",
+        help="intervals to compute: auto (default) is both for one benchmark and, for two "
+        "or more, Fieller per benchmark and the t interval of the geometric mean without "
+        "a bootstrap; both adds the bootstrap of every benchmark (the suite verdict then "
+        "rests on the smallest interval holding the bootstrap and t intervals); fieller "
+        "never bootstraps; bootstrap skips Fieller",
+    )
     p.add_argument(
         "--threshold",
         type=threshold_arg,

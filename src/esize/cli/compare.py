@@ -1,11 +1,19 @@
 """``esize compare``: how much faster or slower is the new system, and is it certain?
 
 For every benchmark found in both files: the ratio of means new/old with Fieller's
-interval (Section "Confidence Interval for Ratio of Means") and the hierarchical
-bootstrap's percentile interval (Section "Bootstrap Methods"), and a verdict
-against a threshold of relevance. A suite of several benchmarks also gets the
-geometric mean of the ratios with a bootstrap interval from the same replicates and
-a parametric (t) interval on the log scale.
+interval (Section "Confidence Interval for Ratio of Means"), and a verdict against a
+threshold of relevance. A suite of several benchmarks also gets the geometric mean
+of the ratios with a parametric (t) interval on the log scale.
+
+``--method`` says which intervals are computed. The default, ``auto``, adds the
+hierarchical bootstrap's percentile interval (Section "Bootstrap Methods") when a
+single benchmark is compared, and runs no bootstrap when two or more are: the
+verdicts do not need it, since a benchmark's verdict comes from Fieller whenever
+it is computed and the suite's t interval covers on its own (measured at 94 % or
+more for a 95 % interval with two forks per benchmark), while the 10,000
+resamples of every benchmark would take most of the run. ``both`` always adds the
+bootstrap (then the geometric mean's bootstrap interval comes from the same
+replicates), ``fieller`` never does, ``bootstrap`` computes no Fieller interval.
 
 Where the data cannot support a verdict the answer is ``inconclusive``, with a
 caveat saying why, rather than a narrow interval:
@@ -25,11 +33,11 @@ caveat saying why, rather than a narrow interval:
 * a system with few top-level units that may carry most of the ratio's variance
   makes Fieller's interval use its ``n - 1`` degrees of freedom rather than
   Welch's, with a caveat (:func:`esize._intervals.ratio_df_rule`);
-* the suite's verdict rests on the smallest interval holding both the bootstrap
-  and the t interval of the geometric mean
-  (:attr:`esize.SuiteInterval.verdict_interval`); its ``lower`` and ``upper`` in
-  the JSON are that interval's, the bootstrap's own limits are under
-  ``bootstrap``;
+* the suite's verdict rests on the t interval of the geometric mean when no
+  bootstrap was run, and otherwise on the smallest interval holding both the
+  bootstrap and the t interval (:attr:`esize.SuiteInterval.verdict_interval`); its
+  ``lower`` and ``upper`` in the JSON are that interval's, the bootstrap's own
+  limits are under ``bootstrap`` (null when it was not run);
 * a benchmark of which a system holds a single measurement (:mod:`esize.readers.single`)
   has no interval: its point ratio is given, ``inconclusive``, with the reason.
 
@@ -333,8 +341,8 @@ class SuiteRow:
         parametric interval and the interval the verdict rests on).
     scheme : str or list of str
         The benchmarks' scheme, or one per benchmark when they differ.
-    seed : int
-        The suite's seed.
+    seed : int or None
+        The suite's seed (None when no bootstrap was run).
     lower_is_better : bool
         Direction of the geometric mean (times unless every benchmark is a rate).
     inverted : list
@@ -351,7 +359,7 @@ class SuiteRow:
 
     interval: SuiteInterval
     scheme: str | list
-    seed: int
+    seed: int | None
     lower_is_better: bool
     inverted: list
     verdict: str
@@ -362,7 +370,8 @@ class SuiteRow:
     @property
     def verdict_method(self) -> str:
         """``"bootstrap"``, ``"parametric"`` or ``"bootstrap+parametric"``: which
-        interval(s) the verdict interval is (see :attr:`SuiteInterval.verdict_interval`)."""
+        interval(s) the verdict interval is (see :attr:`SuiteInterval.verdict_interval`;
+        always ``"parametric"`` when no bootstrap was run)."""
         return self.interval.verdict_interval.method
 
     def to_json(self) -> dict:
@@ -373,20 +382,25 @@ class SuiteRow:
         the parametric interval; ``verdict_method`` says which it is); the
         bootstrap's own percentile limits are under ``bootstrap``, the t (or
         normal) interval under ``parametric``. Until issue 26 ``lower`` and
-        ``upper`` were the bootstrap's, which under-cover with few forks."""
+        ``upper`` were the bootstrap's, which under-cover with few forks.
+
+        Without a bootstrap (the default for a suite, and ``--method fieller``)
+        ``bootstrap`` is null, ``scheme``, ``seed`` and ``resamples`` are left out,
+        and ``verdict_method`` is ``"parametric"``."""
         v = self.interval.verdict_interval
         si = self.interval
         out = si.as_dict()
         out["lower"], out["upper"] = num(v.lower), num(v.upper)
-        boot = {"bootstrap": {"lower": num(si.lower), "upper": num(si.upper)}}
+        boot = {"bootstrap": {"lower": num(si.lower), "upper": num(si.upper)}
+                if si.has_bootstrap else None}
         # the bootstrap's limits right after the verdict interval's
         out = {**{k: out[k] for k in ("geometric_mean", "lower", "upper")}, **boot,
                **{k: val for k, val in out.items() if k not in ("geometric_mean", "lower",
                                                                 "upper")}}
+        if si.has_bootstrap:  # without it nothing was resampled nor drawn
+            out.update({"scheme": self.scheme, "seed": self.seed})
         out.update(
             {
-                "scheme": self.scheme,
-                "seed": self.seed,
                 "lower_is_better": self.lower_is_better,
                 "inverted": list(self.inverted),
                 "verdict": self.verdict,
@@ -511,8 +525,9 @@ class CompareResult:
             *format_table(columns, wrap_rows(cells, width - 2)),
             "",
             *format_table(columns, [gm], header=False),
-            f"{pad}bootstrap {scheme} within each benchmark ({si.resamples} resamples, "
-            f"seed {s.seed}): [{number_text(si.lower)}, {number_text(si.upper)}]",
+            (f"{pad}bootstrap {scheme} within each benchmark ({si.resamples} resamples, "
+             f"seed {s.seed}): [{number_text(si.lower)}, {number_text(si.upper)}]"
+             if si.has_bootstrap else f"{pad}bootstrap: not run (--method both runs it)"),
             *self._parametric_lines(pad),
         ]
         caveats = self._caveat_lines()
@@ -546,6 +561,9 @@ class CompareResult:
         dof = f", {df:.1f} degrees of freedom" if df is not None else ""
         limits = f"[{number_text(p.lower)}, {number_text(p.upper)}]" if p.bounded else (
             "unbounded: a system has a single top-level unit")
+        if not self.suite.interval.has_bootstrap:
+            return [f"{pad}{quantile} interval of the mean log ratio{dof}: {limits}",
+                    f"{pad}the verdict rests on the {quantile} interval"]
         rests = {
             "bootstrap": "the bootstrap interval (it holds the other)",
             "parametric": f"the {quantile} interval (it holds the other)",
@@ -881,7 +899,7 @@ def suite_caveats(pairs: list[Pair], suite: SuiteInterval) -> tuple[str, ...]:
     out = []
     units = min(p.top_units for p in pairs)
     conf = f"{100 * (1 - suite.alpha):g} %"
-    if units < MIN_BOOTSTRAP_UNITS:
+    if units < MIN_BOOTSTRAP_UNITS and suite.has_bootstrap:
         out.append(
             f"the bootstrap interval of the geometric mean rests on as few as {units} "
             f"top-level units per system, where it covers less often than {conf}; lower "
@@ -900,7 +918,7 @@ def suite_caveats(pairs: list[Pair], suite: SuiteInterval) -> tuple[str, ...]:
     return tuple(out)
 
 
-def suite_row(pairs: list[Pair], suite: SuiteInterval, *, threshold: float, seed: int,
+def suite_row(pairs: list[Pair], suite: SuiteInterval, *, threshold: float, seed: int | None,
               invert: list[bool], mixed: bool, assume_no_fork_variance: bool = False
               ) -> SuiteRow:
     """The suite's verdict; rates mixed with times enter as old/new.
@@ -909,9 +927,10 @@ def suite_row(pairs: list[Pair], suite: SuiteInterval, *, threshold: float, seed
     interval holding both the bootstrap and the parametric interval of the geometric
     mean: it is the verdict both intervals support, ``inconclusive`` when they do
     not agree, and the percentile bootstrap's narrowness with few top-level units
-    cannot make it confident on its own. It is ``inconclusive`` too when a
-    benchmark's system held a single fork or process, unless
-    ``assume_no_fork_variance``.
+    cannot make it confident on its own; without a bootstrap
+    (:meth:`esize.SuiteInterval.parametric_only`) it is the parametric interval. It
+    is ``inconclusive`` too when a benchmark's system held a single fork or process,
+    unless ``assume_no_fork_variance``.
     """
     lib = mixed or pairs[0].unit.lower_is_better
     schemes = [p.scheme for p in pairs]
@@ -947,8 +966,10 @@ def compare(args) -> CompareResult:
         fn, only_old, only_new = fo, [], []
     else:
         fo, fn, pairs, only_old, only_new = read_pairs(args)
-    want_fieller = args.method in ("fieller", "both")
-    want_boot = args.method in ("bootstrap", "both")
+    want_fieller = args.method in ("auto", "fieller", "both")
+    # auto: the bootstrap for one benchmark only (a suite's verdicts need none of it)
+    want_boot = args.method in ("bootstrap", "both") or (args.method == "auto"
+                                                         and len(pairs) == 1)
     # a benchmark of a single measurement (in either system) gets its point ratio only;
     # a file holds either only such benchmarks or none (the readers leave them out of
     # a file with others), so that they never meet a geometric mean
@@ -958,13 +979,17 @@ def compare(args) -> CompareResult:
     want_suite = baseline is None and len(pairs) >= 2
     invert, mixed = directions(pairs) if pairs else ([], False)
     suite = seed = None
-    if pairs and (want_boot or want_suite):
+    if pairs and want_boot:
         check_resamples_option(args.resamples, args.alpha, len(pairs))
         seed = args.seed if args.seed is not None else fresh_seed()
         with progress_bar(2 * len(pairs) * args.resamples, enabled=not args.json) as progress:
             suite = suite_bootstrap(pairs, resamples=args.resamples, alpha=args.alpha,
                                     seed=seed, invert=invert, progress=progress,
                                     normal=args.normal, parametric=want_suite)
+    elif want_suite:  # Fieller per benchmark, the t interval for the suite: nothing random
+        suite = SuiteInterval.parametric_only([(p.old, p.new) for p in pairs],
+                                              alpha=args.alpha, normal=args.normal,
+                                              invert=invert, names=[p.name for p in pairs])
     rows = {
         id(p): benchmark_row(
             p,

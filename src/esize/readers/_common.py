@@ -440,6 +440,20 @@ def design_from_ragged(
     """
     levels = tuple(levels)
     check_balance_mode(balance, source)
+    if len(levels) == 2 and isinstance(units, list) and units:
+        # the usual case (processes of values, forks of iterations): a list of
+        # equally long lists of numbers is already the design
+        n = len(units[0]) if isinstance(units[0], list) else 0
+        if n and all(isinstance(u, list) and len(u) == n for u in units):
+            try:
+                data = np.asarray(units, dtype=np.float64)
+            except (TypeError, ValueError):
+                data = None  # not numbers: the general walk below names the problem
+            if data is not None and data.shape == (len(units), n):
+                try:
+                    return Design(data, levels)
+                except DesignError as exc:
+                    raise InputError(source, f"{prefix(benchmark)}{exc}") from None
     frontier = [((), _items(units))]
     total = _count_leaves(frontier[0][1], len(levels) - 1)
     shape: list[int] = []

@@ -21,7 +21,6 @@ from . import (
     julia,
     pyperf,
     pytestbench,
-    tidy,
 )
 from ._common import (
     Benchmark,
@@ -37,6 +36,7 @@ from ._common import (
     size_text,
     with_names,
 )
+from ._suffixes import PARQUET_SUFFIXES, is_table_name
 
 __all__ = [
     "FORMATS",
@@ -52,7 +52,31 @@ __all__ = [
 _HARNESSES = (jmh, hyperfine, gbench, benchmarkdotnet, asv, julia, pyperf)
 # pytest-benchmark and criterion documents share no key with the ones above
 _HARNESSES += (pytestbench, criterion)
-_MODULES = {m.FORMAT: m for m in (tidy, *_HARNESSES, gotest)}
+
+
+class _Modules(dict):
+    """``{format: reader module}``; the table reader is imported when first asked for
+    (a comparison of harness files never needs it)."""
+
+    def __missing__(self, fmt: str):
+        if fmt != "tidy":
+            raise KeyError(fmt)
+        from . import tidy
+
+        self[fmt] = tidy
+        return tidy
+
+    def get(self, fmt, default=None):
+        try:
+            return self[fmt]
+        except KeyError:
+            return default
+
+    def __contains__(self, fmt) -> bool:
+        return fmt == "tidy" or dict.__contains__(self, fmt)
+
+
+_MODULES = _Modules({m.FORMAT: m for m in (*_HARNESSES, gotest)})
 FORMATS = ("tidy", "pyperf", "jmh", "gbench", "hyperfine")
 FORMATS += ("benchmarkdotnet", "asv", "julia")
 FORMATS += ("gotest", "pytest-benchmark", "criterion")
@@ -71,7 +95,7 @@ def _looks_like_json(p: Path) -> bool:
     name = p.name.lower()
     if name.endswith((".json", ".json.gz")):
         return True
-    if tidy.is_table_name(name):
+    if is_table_name(name):
         return False
     try:
         with open_text(p) as fh:
@@ -85,7 +109,7 @@ def _looks_like_go(p: Path, *, events: bool = False) -> bool:
     """Whether a file that is not JSON starts like Go benchmark text
     (:func:`esize.readers.gotest.sniff_text`), or with ``events`` whether a file
     that starts like JSON is ``go test -json`` output; a Parquet file is not read."""
-    if p.name.lower().endswith(tidy.PARQUET_SUFFIXES):
+    if p.name.lower().endswith(PARQUET_SUFFIXES):
         return False
     try:
         with open_text(p) as fh:
@@ -281,7 +305,7 @@ def _read_benchmarks(path, fmt, *, levels, value, where, warmup, benchmark_colum
         raise InputError(source, f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
     check_balance_mode(balance, source)
     if fmt == "tidy":
-        return tidy.read(
+        return _MODULES["tidy"].read(
             path,
             levels=levels,
             value=value,

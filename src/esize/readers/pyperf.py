@@ -68,25 +68,25 @@ def parse(doc, source) -> dict:
 
 
 def _processes(runs, source, name) -> list[list[float]]:
-    need(isinstance(runs, list), source, f"{prefix(name)}'runs' is missing or not a list")
+    # the messages are built only when a check fails (a suite has thousands of runs)
+    if not isinstance(runs, list):
+        raise InputError(source, f"{prefix(name)}'runs' is missing or not a list")
     units = []
     for r, run in enumerate(runs, 1):
-        need(isinstance(run, dict), source, f"{prefix(name)}run {r} is not a JSON object")
+        if not isinstance(run, dict):
+            raise InputError(source, f"{prefix(name)}run {r} is not a JSON object")
         key = "values" if "values" in run or "samples" not in run else "samples"
         vals = run.get(key)
         if key not in run or (isinstance(vals, list) and not vals):
             # a calibration run: pyperf writes its warm-ups and no values
-            need(
-                isinstance(run.get("warmups"), list) and len(run["warmups"]) > 0,
-                source,
-                f"{prefix(name)}run {r} has neither values nor warm-ups",
-            )
+            warmups = run.get("warmups")
+            if not (isinstance(warmups, list) and len(warmups) > 0):
+                raise InputError(source, f"{prefix(name)}run {r} has neither values nor warm-ups")
             continue
-        need(
-            isinstance(vals, list),
-            source,
-            f"{prefix(name)}run {r}: '{key}' holds {shown(vals)}, not a list of numbers",
-        )
+        if not isinstance(vals, list):
+            raise InputError(
+                source, f"{prefix(name)}run {r}: '{key}' holds {shown(vals)}, not a list of numbers"
+            )
         units.append(numbers(vals, source, name, f"run {r}"))
     if not units:
         raise InputError(

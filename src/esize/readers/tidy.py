@@ -61,6 +61,7 @@ from ._common import (
     truncation_note,
     with_names,
 )
+from ._suffixes import COMPRESSED, PARQUET_SUFFIXES, SUFFIXES, is_table_name
 from .units import UnitInfo
 
 __all__ = [
@@ -81,10 +82,8 @@ FORMAT = "tidy"
 LEVELS: tuple[str, ...] = ()
 #: A table has no harness to rerun.
 NEXT_RUN_OPTIONS: dict[str, str] = {}
-PARQUET_SUFFIXES = (".parquet", ".pq", ".parq")
-#: File name endings of tables (also with ``.gz``, ``.bz2``, ``.xz`` after them).
-SUFFIXES = (".csv", ".tsv", ".txt", *PARQUET_SUFFIXES)
-_COMPRESSED = (".gz", ".bz2", ".xz")
+# file name endings of tables: PARQUET_SUFFIXES, SUFFIXES (also compressed), is_table_name
+_COMPRESSED = COMPRESSED
 _MAGIC = (
     (b"\x1f\x8b", gzip.open, "gzip"),
     (b"BZh", bz2.open, "bzip2"),
@@ -97,14 +96,6 @@ Table = dict  # column name -> 1-D numpy array
 def sniff(doc) -> bool:
     """A tidy table is never a JSON document."""
     return False
-
-
-def is_table_name(name: str) -> bool:
-    """Whether a file name ends like a table (``.csv``, ``.parquet``, ``.csv.gz`` ...)."""
-    low = name.lower()
-    return low.endswith(SUFFIXES) or low.endswith(
-        tuple(s + c for s in SUFFIXES for c in _COMPRESSED)
-    )
 
 
 # -- reading -------------------------------------------------------------------------

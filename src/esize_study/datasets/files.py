@@ -43,6 +43,8 @@ __all__ = [
     "write_csv",
     "write_parquet",
     "write_parquet_columns",
+    "VALIDATION_ORDER",
+    "read_validation_shards",
     "atomic_write_text",
     "script_logging",
     "fail",
@@ -133,6 +135,48 @@ def write_parquet_columns(path: str | Path, columns: Mapping[str, np.ndarray]) -
     sink = pa.BufferOutputStream()
     pq.write_table(table, sink)
     atomic_write(path, sink.getvalue().to_pybytes())
+
+
+#: Row order of the approximate-against-exact validation within one benchmark: by
+#: mode (``approx`` first), then as
+#: :func:`esize_study.falsealarm.records.records_to_columns` sorts.
+VALIDATION_ORDER = ("mode", "kind", "size", "method", "scheme", "comparison")
+
+
+def read_validation_shards(paths):
+    """The rows of every shard of rule ``fa_validate`` as one frame, in a fixed order.
+
+    Rule ``fa_validate`` splits each benchmark's blocks into shards (every ``n``-th
+    block, as the simulations do); every block draws from its own streams, so the
+    shards together hold exactly the rows of one unsharded job. This reads them and
+    puts them back in that job's order: benchmarks as they first appear in ``paths``,
+    then :data:`VALIDATION_ORDER` (strings lexicographically, as
+    :func:`esize_study.falsealarm.records.records_to_columns` sorts). The result does
+    not depend on the shard count or on the order of ``paths`` within a benchmark.
+
+    Parameters
+    ----------
+    paths : sequence of path
+        The shards' Parquet files (columns ``benchmark`` and :data:`VALIDATION_ORDER`
+        among them); empty ones, from shards that got no block, are left out.
+
+    Returns
+    -------
+    DataFrame
+        With a fresh ``RangeIndex``.
+    """
+    import pandas as pd
+
+    frames = [f for f in (pd.read_parquet(p) for p in paths) if len(f)]
+    if not frames:
+        raise InputError(", ".join(map(str, paths)) or "fa_validate",
+                         "no validation rows in any shard")
+    whole = pd.concat(frames, ignore_index=True)
+    first_seen = {b: i for i, b in reversed(list(enumerate(whole["benchmark"])))}
+    position = whole["benchmark"].map(first_seen).rename("_position")
+    order = whole.assign(_position=position).sort_values(
+        ["_position", *VALIDATION_ORDER], kind="stable").index
+    return whole.loc[order].reset_index(drop=True)
 
 
 def save_design(path: str | Path, design: Design, **meta) -> None:
