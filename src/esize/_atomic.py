@@ -15,7 +15,6 @@ from __future__ import annotations
 import errno
 import os
 import stat
-import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -67,6 +66,8 @@ def atomic_open(path: str | os.PathLike, *, mode: int | None = None) -> Iterator
     p.parent.mkdir(parents=True, exist_ok=True)
     # the temporary name starts like the target's, cut so that it is never longer
     # than the longest name the target itself may have
+    import tempfile  # here: reading needs file_kind only, not tempfile's imports
+
     fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name[:_STEM]}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:

@@ -56,7 +56,6 @@ Cambridge University Press, 1997 (percentile intervals, hierarchical resampling)
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
 import threading
@@ -545,6 +544,8 @@ def benchmark_seed(rng, name: str) -> np.random.SeedSequence:
     name : str
         The benchmark's name.
     """
+    import hashlib  # here: its OpenSSL module costs a suite without a bootstrap 2 ms
+
     base = _seed_sequence(rng)
     key = int.from_bytes(hashlib.sha256(str(name).encode("utf-8")).digest()[:4], "little")
     return np.random.SeedSequence(base.entropy, spawn_key=(*base.spawn_key, key))

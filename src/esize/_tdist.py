@@ -186,10 +186,14 @@ def t_quantile(p: float, df: float) -> float:
             hi = t
         step = f / _t_density(t, df)
         new = t + step
-        if not (lo < new < hi):  # keep inside the bracket: bisect (or double)
-            new = 0.5 * (lo + hi) if math.isfinite(hi) else 2.0 * t
-        if abs(new - t) <= 1e-15 * new:
+        if abs(step) <= 1e-8 * t:
+            # Newton converges quadratically: after a step this small the error left
+            # is of the order of its square (below 1e-15 relative). Checked before the
+            # bracket: a step below one ulp leaves ``new`` on the bracket's edge, which
+            # must not send it back to bisecting
             t = new
             break
+        if not (lo < new < hi):  # keep inside the bracket: bisect (or double)
+            new = 0.5 * (lo + hi) if math.isfinite(hi) else 2.0 * t
         t = new
     return sign * t

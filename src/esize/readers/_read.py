@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import zlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -127,7 +126,7 @@ def _sniff(doc) -> str | None:
 def _parse_once(p: Path, max_bytes: int | None = None):
     """The JSON document of ``p``; parsed again only when its bytes changed."""
     raw = read_bytes(p)
-    key = (str(p.resolve()), hashlib.blake2b(raw, digest_size=16).digest())
+    key = (str(p.resolve()), raw)  # the bytes themselves: equal means unchanged
     if key not in _last:
         doc = parse_json(raw, p, max_bytes)
         _last.clear()
