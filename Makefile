@@ -47,6 +47,9 @@ test: $(STAMP)
 # The reproduction at its default (paper) scale; outputs in results/, logs in logs/.
 reproduce: $(STAMP)
 	$(CHECK_CONFIG) $(BASE_CONFIG) $(CONFIG)
+	@# bytecode of sources edited since the install (each job would compile them anew
+	@# where PYTHONDONTWRITEBYTECODE is set)
+	@$(BIN)/python -m compileall -q src > /dev/null
 	$(SNAKEMAKE) $(ARGS) --configfile $(CONFIG)
 
 # The same pipeline on tiny data (what the tests run).

@@ -235,7 +235,7 @@ def test_markdown_is_written_when_the_gate_trips(capsys, tmp_path):
     md_file = tmp_path / "summary.md"
     code, out, err = cli(["compare", *PAIRS["hyperfine"], "--seed", "1", "--markdown", md_file,
                           "--fail-on", "slower"], capsys)
-    assert code == 1 and "fft slower" in err
+    assert code == 1 and "cipher slower" in err
     assert parse(md_file.read_text())["headline"][1].startswith("1 slower, 0 faster, 1 ")
 
 
