@@ -35,6 +35,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from esize_study.artifact.ruletimes import rule_of
+
 ROOT = Path(__file__).resolve().parents[2]
 PROFILE = ROOT / "workflow" / "profiles" / "slurm" / "config.yaml"
 DEFAULT_LOGS = [ROOT / "logs", ROOT / "logs-test"]
@@ -75,8 +77,7 @@ def read_records(log_dirs: list[Path]) -> dict[str, RuleRecords]:
     rules: dict[str, RuleRecords] = {}
     for log_dir in log_dirs:
         for path in sorted(log_dir.rglob("*.benchmark.tsv")):
-            parts = path.relative_to(log_dir).parts
-            rule = parts[1] if len(parts) == 3 else parts[-1].removesuffix(".benchmark.tsv")
+            rule, _ = rule_of(path.relative_to(log_dir))
             shard = SHARD.search(path.name)
             n = int(shard.group(2)) if shard else 1
             with open(path, newline="") as fh:
