@@ -345,7 +345,20 @@ def _is_missing(x) -> bool:
 
 
 def _label_codes(keys: np.ndarray) -> np.ndarray:
-    """One integer per row; equal labels get equal codes."""
+    """One integer per row; equal labels get equal codes (the rank of the label among
+    the distinct labels, as ``numpy.unique``'s inverse)."""
+    if keys.dtype.kind in "iu" and keys.size:
+        lo, hi = int(keys.min()), int(keys.max())
+        if hi - lo < 2 * keys.size + 1024:
+            # integers in a dense range: ranks from a table of the values present, no
+            # sort (the same codes as numpy.unique's inverse)
+            flat = keys.reshape(-1)
+            if lo or flat.dtype != np.intp:
+                flat = (flat - flat.dtype.type(lo)).astype(np.intp)
+            present = np.zeros(hi - lo + 1, dtype=bool)
+            present[flat] = True
+            rank = np.cumsum(present, dtype=np.int64) - 1
+            return rank[flat]
     try:
         _, inverse = np.unique(keys, return_inverse=True)
     except TypeError:  # labels of mixed types that do not sort
@@ -359,6 +372,11 @@ def _label_codes(keys: np.ndarray) -> np.ndarray:
 def _first_appearance(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Ids of ``key``'s distinct values numbered by first appearance, per row, and
     the first row of every id."""
+    starts = _run_starts(key)
+    if np.unique(key[starts]).size == starts.size:
+        # every value in one run of rows (a table grouped by its labels, the usual
+        # case): the runs in order are the ids, without sorting the rows
+        return _run_ids(starts, key.size), starts
     _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
     order = np.argsort(first, kind="stable")
     rank = np.empty_like(order)
@@ -368,12 +386,30 @@ def _first_appearance(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _positions(parent: np.ndarray) -> np.ndarray:
     """Position of every item among the items of the same parent, in item order."""
+    if parent.size and np.all(parent[1:] >= parent[:-1]):  # items grouped by parent
+        starts = _run_starts(parent)
+        return np.arange(parent.size) - starts[_run_ids(starts, parent.size)]
     order = np.argsort(parent, kind="stable")
     sorted_parent = parent[order]
     start = np.searchsorted(sorted_parent, sorted_parent, side="left")
     pos = np.empty(parent.size, dtype=np.int64)
     pos[order] = np.arange(parent.size) - start
     return pos
+
+
+def _run_starts(key: np.ndarray) -> np.ndarray:
+    """First row of every run of equal values (``key`` not empty)."""
+    change = np.empty(key.size, dtype=bool)
+    change[0] = True
+    np.not_equal(key[1:], key[:-1], out=change[1:])
+    return np.flatnonzero(change)
+
+
+def _run_ids(starts: np.ndarray, n: int) -> np.ndarray:
+    """Run number of each of ``n`` rows, given the runs' first rows."""
+    ids = np.zeros(n, dtype=np.int64)
+    ids[starts[1:]] = 1
+    return np.cumsum(ids)
 
 
 def _nest(codes: list[np.ndarray], n: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:

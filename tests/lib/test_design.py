@@ -31,3 +31,84 @@ def test_design_validation():
         ez.Design([[1.0, np.inf]], ("a", "b"))
     d = ez.Design(np.ones((2, 2)), ("a", "b"))
     assert not d.data.flags.writeable
+
+
+# -- the table-to-design fast paths agree with the sorting routes ------------------------
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from hypothesis.extra import numpy as hnp  # noqa: E402
+
+from esize import _design  # noqa: E402
+
+
+def _sorting_label_codes(keys):
+    return np.unique(keys, return_inverse=True)[1].reshape(-1).astype(np.int64)
+
+
+def _sorting_first_appearance(key):
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    return rank[inverse.reshape(-1)], first[order]
+
+
+def _sorting_positions(parent):
+    order = np.argsort(parent, kind="stable")
+    sp = parent[order]
+    pos = np.empty(parent.size, dtype=np.int64)
+    pos[order] = np.arange(parent.size) - np.searchsorted(sp, sp, side="left")
+    return pos
+
+
+INT_KEYS = st.one_of(
+    hnp.arrays(np.int64, st.integers(1, 60), elements=st.integers(-5, 5)),
+    hnp.arrays(np.uint16, st.integers(1, 60), elements=st.integers(0, 9)),
+    hnp.arrays(np.int64, st.integers(1, 20), elements=st.integers(-2**62, 2**62)),  # sparse
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(INT_KEYS, st.booleans())
+def test_label_codes_equal_numpy_unique(keys, grouped):
+    """Integer labels: the table route gives numpy.unique's inverse, sorted or not."""
+    if grouped:
+        keys = np.sort(keys)
+    codes = _design._label_codes(keys)
+    assert codes.dtype == np.int64
+    np.testing.assert_array_equal(codes, _sorting_label_codes(keys))
+
+
+@settings(max_examples=300, deadline=None)
+@given(hnp.arrays(np.int64, st.integers(1, 60), elements=st.integers(0, 6)), st.booleans())
+def test_first_appearance_and_positions_equal_sorting_route(key, grouped):
+    """Run-based ids and positions (grouped rows) equal the sorting route's (any rows)."""
+    if grouped:  # contiguous runs in an arbitrary order of values
+        vals, counts = np.unique(key, return_counts=True)
+        perm = np.argsort((vals * 7919) % 13, kind="stable")
+        key = np.repeat(vals[perm], counts[perm])
+    ids, first = _design._first_appearance(key)
+    want_ids, want_first = _sorting_first_appearance(key)
+    np.testing.assert_array_equal(ids, want_ids)
+    np.testing.assert_array_equal(first, want_first)
+    np.testing.assert_array_equal(_design._positions(ids), _sorting_positions(ids))
+    np.testing.assert_array_equal(_design._positions(key), _sorting_positions(key))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 4), st.integers(1, 4), st.integers(1, 5), st.integers(0, 2**32 - 1))
+def test_grouped_and_shuffled_tables_give_one_design(b, e, n, seed):
+    """The same measurements, rows in order or shuffled: the same design."""
+    rng = np.random.default_rng(seed)
+    bi, ei, ii = np.meshgrid(np.arange(b) * 3 + 10, np.arange(e), np.arange(n), indexing="ij")
+    t = rng.random(bi.size) + 0.5
+    table = {"binary": bi.ravel(), "execution": ei.ravel(), "time": t}
+    d = ez.from_tidy(table, ["binary", "execution"])
+    assert d.shape == (b, e, n)
+    np.testing.assert_array_equal(d.data.ravel(), t)
+    perm = rng.permutation(bi.size)
+    shuffled = {k: v[perm] for k, v in table.items()}
+    d2 = ez.from_tidy(shuffled, ["binary", "execution"])
+    # units numbered by first appearance, measurements in table order: the same sets
+    np.testing.assert_array_equal(np.sort(d2.data.ravel()), np.sort(t))
+    assert d2.shape == d.shape

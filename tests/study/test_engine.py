@@ -1,5 +1,7 @@
 """The simulation engine shared by the false-alarm and coverage families."""
 
+import ctypes
+
 import numpy as np
 import pytest
 
@@ -104,9 +106,10 @@ def test_block_split_changes_the_draws_but_keeps_the_layout():
     cell = [fa.CellSpec("binaries", 2, 30, 20, ("RRR",))]
     for size in (7, 10, 30):
         recs = fa.simulate_cells(st, cell, seed=4, bench_id=1, block_size=size)
-        frame = farec.records_to_frame(recs, "b")
-        for _, g in frame.groupby(["method", "scheme"]):
-            assert sorted(g["comparison"]) == list(range(30))
+        cols = farec.records_to_columns(recs, "b")
+        for key in set(zip(cols["method"], cols["scheme"])):
+            mine = (cols["method"] == key[0]) & (cols["scheme"] == key[1])
+            assert sorted(cols["comparison"][mine]) == list(range(30))
 
 
 def _direct_sums(values, resamples, rng):
@@ -182,14 +185,71 @@ def test_without_a_compiler_the_numpy_route_gives_the_same_sums(monkeypatch, tmp
     monkeypatch.setenv("CC", str(tmp_path / "no-such-compiler"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     _kernels._compiled.cache_clear()
+    _kernels._draw_library.cache_clear()
     try:
-        assert _kernels._compiled() is None
+        assert _kernels._compiled() is None and _kernels._draw_library() is None
         without = resampling.resampled_sums(values, 200, np.random.default_rng(9))
     finally:
         monkeypatch.undo()
         _kernels._compiled.cache_clear()
+        _kernels._draw_library.cache_clear()
     for a, b in zip(with_loop, without):
         np.testing.assert_array_equal(a, b)
+
+
+def _pcg(seed):
+    return np.random.Generator(np.random.PCG64(seed))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2**40 + 7])
+def test_compiled_draws_are_numpys_and_leave_the_same_state(seed):
+    # standard_normal and integers_u16 must give numpy's numbers and leave the
+    # generator where numpy would: interleaved calls of odd sizes, the 16-bit
+    # buffer's half words, every kind of range, and enough normals to reach the
+    # ziggurat's tail (about 260 of 10**6) and wedges
+    if _kernels._draw_library() is None:
+        pytest.skip("no C compiler (cc) to build the compiled draws")
+    mine, ref = _pcg(seed), _pcg(seed)
+    for n in (0, 1, 3, 1000, 1_000_001):
+        np.testing.assert_array_equal(_kernels.standard_normal(mine, n), ref.standard_normal(n))
+        for high in (2, 3, 7, 100, 4096, 32_769, 40_000, 65_535, 65_536):
+            size = (n % 5 + 1, 3) if n < 1000 else n
+            np.testing.assert_array_equal(_kernels.integers_u16(mine, high, size),
+                                          ref.integers(0, high, size=size, dtype=np.uint16))
+        assert mine.bit_generator.state == ref.bit_generator.state
+    shape = (4, 7, 3)
+    z = _kernels.standard_normal(mine, shape)
+    assert z.shape == shape and z.dtype == np.float64
+    np.testing.assert_array_equal(z, ref.standard_normal(shape))
+
+
+def test_draws_fall_back_to_numpy_where_the_loop_does_not_apply():
+    # other bit generators, and ranges outside 2..65536, are numpy's own calls
+    for make in (lambda: np.random.Generator(np.random.Philox(5)), lambda: _pcg(5)):
+        a, b = make(), make()
+        np.testing.assert_array_equal(_kernels.standard_normal(a, 10), b.standard_normal(10))
+        for high in (1, 2, 65_536):
+            np.testing.assert_array_equal(_kernels.integers_u16(a, high, 9),
+                                          b.integers(0, high, size=9, dtype=np.uint16))
+        np.testing.assert_array_equal(a.random(5), b.random(5))  # the same state after
+
+
+def test_a_library_whose_draws_differ_from_numpy_is_not_used():
+    if _kernels._compiled() is None:
+        pytest.skip("no C compiler (cc) to build the compiled draws")
+    real = _kernels._compiled()
+    assert _kernels._draws_agree(real)
+
+    class Shifted:  # numpy's numbers, each normal off by one ulp: must be refused
+        bounded_u16_fill = real.bounded_u16_fill
+
+        @staticmethod
+        def normal_fill(state, n, out):
+            real.normal_fill(state, n, out)
+            a = np.ctypeslib.as_array(ctypes.cast(out, ctypes.POINTER(ctypes.c_double)), (n,))
+            a[-1] = np.nextafter(a[-1], np.inf)
+
+    assert not _kernels._draws_agree(Shifted)
 
 
 @pytest.mark.parametrize("u", [4, 7, 30])

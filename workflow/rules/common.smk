@@ -1,5 +1,6 @@
 # Configuration, dataset discovery and helpers shared by all rules.
 
+import os
 import sys
 from pathlib import Path
 
@@ -24,6 +25,13 @@ if _problem:
     print(f"esize: error: {_problem}", file=sys.stderr)
     sys.exit(2)
 validate(config, schema="../schemas/config.schema.yaml", set_default=True)
+
+# Jobs run in parallel with each other (and with joblib workers inside a simulation),
+# never inside BLAS: a BLAS thread pool started by every job's numpy import costs CPU
+# time and would compete with the other jobs for the cores. Set in the environment
+# the jobs inherit; a value already set wins.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 
 RESULTS = config["results_dir"]
 DATA = config["data_dir"]

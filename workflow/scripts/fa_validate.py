@@ -6,7 +6,7 @@ consumers put the shards back together with ``files.read_validation_shards``.
 
 import time
 
-import pandas as pd
+import numpy as np
 
 from esize_study.datasets import files as pl
 from esize_study.engine.seeds import bench_id
@@ -19,7 +19,7 @@ shard = tuple(int(x) for x in snakemake.wildcards.shard.split("-of-"))  # noqa: 
 val = cfg["validation"]
 design, meta = pl.load_design_npz(snakemake.input[0])  # noqa: F821
 stats = fa.bench_stats(design)
-frames = []
+parts = []  # per mode: the bootstrap rows, as columns (no pandas: a small job)
 for mode in ("approx", "exact"):
     cells = [
         fa.CellSpec("binaries", int(k), val["comparisons"], val["resamples"],
@@ -35,13 +35,16 @@ for mode in ("approx", "exact"):
                              block_size=cfg["block"], n_jobs=snakemake.threads,  # noqa: F821
                              shard=shard)
     if recs:  # a shard may get no block of a mode
-        f = records.records_to_frame(recs, meta["benchmark"])
-        frames.append(f[f["method"] == "bootstrap"].assign(mode=mode))
+        cols = records.records_to_columns(recs, meta["benchmark"])
+        boot = cols["method"] == "bootstrap"
+        cols = {k: v[boot] for k, v in cols.items()}
+        cols["mode"] = np.full(int(boot.sum()), mode, dtype=object)
+        parts.append(cols)
     log.info("%s mode %s shard %s: %d records in %.1f s", meta["benchmark"], mode, shard,
              len(recs), time.perf_counter() - t0)
-if frames:
-    out = pd.concat(frames, ignore_index=True)
+NAMES = ("benchmark", "kind", "size", "method", "scheme", "comparison", "tstar", "bounded", "mode")
+if parts:
+    out = {k: np.concatenate([c[k] for c in parts]) for k in NAMES}
 else:  # more shards than blocks: an empty shard with the columns of the others
-    out = pd.DataFrame({c: [] for c in ("benchmark", "kind", "size", "method", "scheme",
-                                        "comparison", "tstar", "bounded", "mode")})
-pl.write_parquet(snakemake.output[0], out)  # noqa: F821
+    out = {k: np.empty(0, dtype=object) for k in NAMES}
+pl.write_parquet_columns(snakemake.output[0], out)  # noqa: F821

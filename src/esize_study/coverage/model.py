@@ -80,7 +80,8 @@ import numpy as np
 
 from esize import EsizeError, critical_value, fieller, resample_means
 
-from ..engine.resampling import percentile_interval, resampled_sums
+from ..engine._kernels import standard_normal
+from ..engine.resampling import normal_shift, percentile_interval, resampled_sums
 from ..engine.seeds import generator
 from ..engine.tasks import run_tasks
 
@@ -213,37 +214,37 @@ def _system(model: Model, cell: CellSpec, mu: float, rng, c: int, detailed: bool
     out: dict = {}
     if cell.mode == "exact":
         if cell.two_level:
-            a = math.sqrt(s3) * rng.standard_normal((c, 1, 1))
-            y = (mu + a + math.sqrt(s2) * rng.standard_normal((c, n2, 1))
-                 + math.sqrt(s1) * rng.standard_normal((c, n2, n1)))
+            a = math.sqrt(s3) * standard_normal(rng, (c, 1, 1))
+            y = (mu + a + math.sqrt(s2) * standard_normal(rng, (c, n2, 1))
+                 + math.sqrt(s1) * standard_normal(rng, (c, n2, n1)))
             out["m"] = y.mean(axis=2)
             out["ev"] = y.var(axis=2, ddof=1) if n1 > 1 else np.zeros((c, n2))
         else:
-            y = (mu + math.sqrt(s3) * rng.standard_normal((c, k, 1, 1))
-                 + math.sqrt(s2) * rng.standard_normal((c, k, n2, 1))
-                 + math.sqrt(s1) * rng.standard_normal((c, k, n2, n1)))
+            y = (mu + math.sqrt(s3) * standard_normal(rng, (c, k, 1, 1))
+                 + math.sqrt(s2) * standard_normal(rng, (c, k, n2, 1))
+                 + math.sqrt(s1) * standard_normal(rng, (c, k, n2, n1)))
             em = y.mean(axis=3)
             out["m"] = em.mean(axis=2)
             out["s2b"] = em.var(axis=2, ddof=1) if n2 > 1 else np.zeros((c, k))
             out["w"] = y.var(axis=3, ddof=1).mean(axis=2) if n1 > 1 else np.zeros((c, k))
         out["data"] = y
     elif cell.two_level:
-        a = math.sqrt(s3) * rng.standard_normal(c)
+        a = math.sqrt(s3) * standard_normal(rng, c)
         ve = s2 + s1 / n1  # variance of one execution mean given the binary
         if detailed:
-            out["m"] = mu + a[:, None] + math.sqrt(ve) * rng.standard_normal((c, n2))
+            out["m"] = mu + a[:, None] + math.sqrt(ve) * standard_normal(rng, (c, n2))
             out["ev"] = _chi2_scaled(rng, s1, n1 - 1, (c, n2))
         else:
-            out["mean"] = mu + a + math.sqrt(ve / n2) * rng.standard_normal(c)
+            out["mean"] = mu + a + math.sqrt(ve / n2) * standard_normal(rng, c)
             out["vmean"] = _chi2_scaled(rng, ve, n2 - 1, c) / n2
     else:
         tau2 = s3 + s2 / n2 + s1 / (n1 * n2)
         if detailed:
-            out["m"] = mu + math.sqrt(tau2) * rng.standard_normal((c, k))
+            out["m"] = mu + math.sqrt(tau2) * standard_normal(rng, (c, k))
             out["s2b"] = _chi2_scaled(rng, s2 + s1 / n1, n2 - 1, (c, k))
             out["w"] = _chi2_scaled(rng, s1, n2 * (n1 - 1), (c, k))
         else:
-            out["mean"] = mu + math.sqrt(tau2 / k) * rng.standard_normal(c)
+            out["mean"] = mu + math.sqrt(tau2 / k) * standard_normal(rng, c)
             out["vmean"] = _chi2_scaled(rng, tau2, k - 1, c) / k
     if "m" in out:
         u = out["m"].shape[1]
@@ -262,8 +263,8 @@ def _boot_approx(st: dict, cell: CellSpec, rng) -> dict:
     out = {}
     if cell.two_level:
         base, vsum = resampled_sums([m, ((n1 - 1) / n1**2) * st["ev"]], R, rng)
-        z = rng.standard_normal((c, R))
-        out["RRR"] = (base + np.sqrt(vsum) * z) / u
+        z = standard_normal(rng, (c, R))
+        out["RRR"] = normal_shift(base, vsum, z, u)
         return out
     tops = [s for s in cell.schemes if s != "FLAT"]
     if tops:
@@ -273,9 +274,9 @@ def _boot_approx(st: dict, cell: CellSpec, rng) -> dict:
                "RRN": (n2 - 1) / n2**2 * st["s2b"]}
         with_var = [s for s in tops if s in var]
         base, *vsums = resampled_sums([m] + [var[s] for s in with_var], R, rng)
-        z = rng.standard_normal((c, R))
+        z = standard_normal(rng, (c, R))
         for s, v in zip(with_var, vsums):
-            out[s] = (base + np.sqrt(v) * z) / u
+            out[s] = normal_shift(base, v, z, u)
         if "RNN" in tops:
             out["RNN"] = base / u
     if "FLAT" in cell.schemes:
@@ -285,7 +286,10 @@ def _boot_approx(st: dict, cell: CellSpec, rng) -> dict:
               + n1 * (n2 - 1) * st["s2b"].sum(axis=1)
               + n2 * (n1 - 1) * st["w"].sum(axis=1))
         sd = np.sqrt(ss / n_total / n_total)
-        out["FLAT"] = gm[:, None] + sd[:, None] * rng.standard_normal((c, R))
+        flat = standard_normal(rng, (c, R))  # gm + sd * z, in place
+        flat *= sd[:, None]
+        flat += gm[:, None]
+        out["FLAT"] = flat
     return {s: out[s] for s in cell.schemes}
 
 
@@ -336,7 +340,7 @@ def simulate_block(model: Model, cell: CellSpec, *, seed: int, bench_id: int,
             bo = fn(old, cell, generator(seed, bench_id, cell.key, block, so))
             bn = fn(new, cell, generator(seed, bench_id, cell.key, block, sn))
             for s in cell.schemes:
-                lo, hi = percentile_interval(bn[s] / bo[s], cell.alpha)
+                lo, hi = percentile_interval(bn[s] / bo[s], cell.alpha, overwrite_input=True)
                 results.append(("bootstrap", s, mode, lo, hi, np.ones(c, dtype=bool)))
     records = []
     for method, scheme, mode, lo, hi, ok in results:

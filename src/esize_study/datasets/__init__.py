@@ -11,6 +11,8 @@
 ``files``
     raw tidy files read into designs, the pipeline's intermediate files (designs,
     JSON, CSV, Parquet) written atomically, and the scripts' logging;
+``process``
+    a job's process set up at start (glibc's reuse of freed memory);
 ``measured``
     a measured dataset's raw files read once (wall and CPU times), how it was
     measured, and the committed sample cut from it;

@@ -95,7 +95,8 @@ def benchmark_design(frame, path: str | Path) -> Design:
     missing = [c for c in TIDY_COLUMNS if c not in frame.columns]
     if missing:
         raise InputError(path, f"missing column(s) {missing}; expected {list(TIDY_COLUMNS)}")
-    frame = frame.sort_values(["binary", "execution", "iteration"], kind="stable")
+    if not _sorted_rows(frame, TIDY_COLUMNS[:3]):  # files are usually written in order
+        frame = frame.sort_values(list(TIDY_COLUMNS[:3]), kind="stable")
     try:
         d = from_tidy(frame, ["binary", "execution"], value="time")
         if np.any(d.data <= 0):
@@ -226,7 +227,15 @@ def write_csv(path: str | Path, rows: Sequence[Mapping], columns: Iterable[str] 
 
 
 def script_logging(log_path: str | None) -> logging.Logger:
-    """Send a workflow script's log (and uncaught errors) to its Snakemake log file."""
+    """Send a workflow script's log (and uncaught errors) to its Snakemake log file.
+
+    Every workflow script starts with it, so it also sets up the job's process:
+    :func:`~esize_study.datasets.process.tune_allocator` (freed memory reused, fewer page faults;
+    numbers unchanged).
+    """
+    from .process import tune_allocator
+
+    tune_allocator()
     logger = logging.getLogger("esize.pipeline")
     logger.setLevel(logging.INFO)
     logger.handlers.clear()
@@ -251,3 +260,18 @@ def fail(logger: logging.Logger, exc: Exception) -> None:
     """Log a user-facing error and stop the script with one line on stderr."""
     logger.error("%s", exc)
     raise SystemExit(f"esize: error: {exc}")
+
+
+def _sorted_rows(frame, columns: Sequence[str]) -> bool:
+    """Whether the rows are already in ascending order of ``columns`` (numeric columns
+    only; False for anything else), so that a stable sort would leave them as they are."""
+    cols = [np.asarray(frame[c]) for c in columns]
+    if not cols[0].size or any(c.dtype.kind not in "iuf" for c in cols):
+        return False
+    # row i+1 >= row i lexicographically: at the first column that differs it is larger
+    ok = np.zeros(cols[0].size - 1, dtype=bool)
+    tied = np.ones(cols[0].size - 1, dtype=bool)
+    for c in cols:
+        ok |= tied & (c[1:] > c[:-1])
+        tied &= c[1:] == c[:-1]
+    return bool(np.all(ok | tied))

@@ -16,7 +16,8 @@ what they have in common:
     :func:`~.tasks.tasks_for` and :func:`~.tasks.run_tasks`, which split cells into
     blocks, pick a shard of them and run them serially or with joblib;
 ``_kernels`` (with ``_gather.c``)
-    the gather-and-sum loop, compiled on first use.
+    the gather-and-sum loop and numpy's normal and 16-bit integer draws, compiled on
+    first use.
 
 Determinism
 -----------

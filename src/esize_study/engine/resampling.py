@@ -4,7 +4,8 @@
   replacement, the inner loop of every approximate bootstrap of the study (its
   entries added up by :func:`esize_study.engine._kernels.gather_sums`);
 * :func:`percentile_interval`, the percentile bootstrap interval of ratios;
-* :func:`tune_allocator`, glibc's reuse of freed memory for the large arrays.
+* :func:`tune_allocator` (from :mod:`esize_study.datasets.process`), glibc's reuse of freed
+  memory for the large arrays.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ import numpy as np
 
 from esize._bootstrap import _sum_table
 
-from ._kernels import gather_sums
+from ._kernels import gather_sums, integers_u16
+from ..datasets.process import tune_allocator
 
 __all__ = ["GROUP_ENTRIES", "group_size", "tune_allocator", "resampled_sums",
-           "percentile_interval"]
+           "normal_shift", "percentile_interval"]
 
 
 #: Largest table of precomputed sums of one comparison (entries): 4096 complex numbers
@@ -45,30 +47,6 @@ def group_size(units: int, resamples: int) -> int:
             best, best_cost = g, cost
         g += 1
     return best
-
-
-@functools.cache
-def tune_allocator() -> None:
-    """Let this process reuse freed memory for large arrays (glibc only; else nothing).
-
-    The simulations allocate and free arrays of a few MB thousands of times. By
-    default glibc returns such blocks to the kernel at once and gets fresh pages on
-    the next allocation, one page fault per 4 KiB, which costs about as much as the
-    arithmetic. Blocks up to 32 MiB come from the heap instead, and up to 256 MiB of
-    freed heap is kept. Numbers do not change, only the time; memory in use stays
-    bounded by the largest block. Runs once per process.
-    """
-    try:
-        import ctypes
-        import ctypes.util
-
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        mallopt = libc.mallopt
-    except (OSError, AttributeError):  # not glibc
-        return
-    m_trim_threshold, m_mmap_threshold = -1, -3
-    mallopt(m_mmap_threshold, 32 << 20)
-    mallopt(m_trim_threshold, 256 << 20)
 
 
 def resampled_sums(values: Sequence[np.ndarray], resamples: int,
@@ -119,7 +97,10 @@ def resampled_sums(values: Sequence[np.ndarray], resamples: int,
     full, rem = divmod(u, g)
     m = u**g
     ncodes = full + (rem > 0)
-    codes = rng.integers(0, m, size=(c, R, ncodes), dtype=np.uint16 if m <= 1 << 16 else np.uint32)
+    if m <= 1 << 16:  # numpy's 16-bit draws, made by the compiled loop when there is one
+        codes = integers_u16(rng, m, (c, R, ncodes))
+    else:
+        codes = rng.integers(0, m, size=(c, R, ncodes), dtype=np.uint32)
     packs = [v[i] + 1j * v[i + 1] if i + 1 < len(v) else v[i] for i in range(0, len(v), 2)]
     # the library's tables of tuple sums (flat); one row of u**g entries per comparison
     tables = [_sum_table(p, g).reshape(c, -1) for p in packs]
@@ -132,7 +113,21 @@ def resampled_sums(values: Sequence[np.ndarray], resamples: int,
     return res[: len(v)]
 
 
-def percentile_interval(ratios: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+def normal_shift(base: np.ndarray, var: np.ndarray, z: np.ndarray, scale: float) -> np.ndarray:
+    """``(base + sqrt(var) * z) / scale``, computed into one new array.
+
+    The same IEEE operations in the same order as the expression (so the same
+    numbers), without its three temporaries of the replicates' size.
+    """
+    out = np.sqrt(var)
+    out *= z
+    out += base
+    out /= scale
+    return out
+
+
+def percentile_interval(ratios: np.ndarray, alpha: float, *,
+                        overwrite_input: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Percentile bootstrap interval from replicate ratios.
 
     Parameters
@@ -141,6 +136,9 @@ def percentile_interval(ratios: np.ndarray, alpha: float) -> tuple[np.ndarray, n
         Bootstrap replicates of the ratio new/old along the last axis.
     alpha : float
         One minus the confidence level.
+    overwrite_input : bool
+        Sort ``ratios`` in place (a float64 array the caller no longer needs) instead
+        of a copy.
 
     Returns
     -------
@@ -152,7 +150,11 @@ def percentile_interval(ratios: np.ndarray, alpha: float) -> tuple[np.ndarray, n
     """
     ratios = np.asarray(ratios)
     lo_k, hi_k = _order_statistics(ratios.shape[-1], float(alpha))
-    ordered = np.sort(ratios, axis=-1)
+    if overwrite_input:
+        ratios.sort(axis=-1)
+        ordered = ratios
+    else:
+        ordered = np.sort(ratios, axis=-1)
     return ordered[..., lo_k], ordered[..., hi_k]
 
 

@@ -21,7 +21,6 @@ from ..estimate.rates import call, rates_at
 __all__ = [
     "CSV_COLUMNS",
     "records_to_columns",
-    "records_to_frame",
     "rate_rows",
     "FA_BINARIES",
     "FA_EXECUTIONS",
@@ -73,13 +72,6 @@ def records_to_columns(records: Sequence[dict], benchmark: str) -> dict[str, np.
             else cols[k] for k in ("kind", "size", "method", "scheme", "comparison")]
     order = np.lexsort(keys[::-1])  # stable; the first key sorts first
     return {k: v[order] for k, v in cols.items()}
-
-
-def records_to_frame(records: Sequence[dict], benchmark: str):
-    """:func:`records_to_columns` as a DataFrame."""
-    import pandas as pd
-
-    return pd.DataFrame(records_to_columns(records, benchmark))
 
 
 def _experiment_rows(kind: str, method: str, scheme: str) -> list[str]:

@@ -63,7 +63,8 @@ import numpy as np
 
 from esize import Design, EsizeError, critical_value, fieller, resample_means
 
-from ..engine.resampling import percentile_interval, resampled_sums
+from ..engine._kernels import standard_normal
+from ..engine.resampling import normal_shift, percentile_interval, resampled_sums
 from ..engine.seeds import generator
 from ..engine.tasks import run_tasks
 
@@ -184,15 +185,25 @@ def _boot_binaries(st: BenchStats, units: np.ndarray, rng, cell: CellSpec) -> di
                                     for s in schemes if s != "RNN"]
         sums = resampled_sums([q[units] for q in need], R, rng)
         base = sums[0] / k
-        z = rng.standard_normal((c, R))
+        z = standard_normal(rng, (c, R))
         extra = iter(sums[1:])
         for s in schemes:
-            out[s] = base if s == "RNN" else base + np.sqrt(next(extra)) / k * z
+            if s == "RNN":
+                out[s] = base
+                continue
+            w = np.sqrt(next(extra))  # base + sqrt(v) / k * z, in place
+            w /= k
+            w *= z
+            w += base
+            out[s] = w
     if "FLAT" in cell.schemes:
         n_total = k * st.shape[1] * st.shape[2]
         pm = st.binary_means[units].mean(axis=1)
         pv = np.maximum(st.mean_sq[units].mean(axis=1) - pm**2, 0.0)
-        out["FLAT"] = pm[:, None] + np.sqrt(pv / n_total)[:, None] * rng.standard_normal((c, R))
+        flat = standard_normal(rng, (c, R))  # pm + sd * z, in place
+        flat *= np.sqrt(pv / n_total)[:, None]
+        flat += pm[:, None]
+        out["FLAT"] = flat
     return out
 
 
@@ -216,8 +227,8 @@ def _boot_executions(st: BenchStats, binaries, execs, rng, cell: CellSpec) -> di
     flat_units = binaries[:, None] * st.shape[1] + execs  # into the flat arrays
     base, v = resampled_sums([st.exec_means.ravel()[flat_units], st.v_exec.ravel()[flat_units]],
                              R, rng)
-    z = rng.standard_normal((c, R))
-    return {"RRR": (base + np.sqrt(v) * z) / e}
+    z = standard_normal(rng, (c, R))
+    return {"RRR": normal_shift(base, v, z, e)}
 
 
 def simulate_block(st: BenchStats, cell: CellSpec, *, seed: int, bench_id: int, block: int,
@@ -272,7 +283,8 @@ def simulate_block(st: BenchStats, cell: CellSpec, *, seed: int, bench_id: int, 
         records.append({"method": method, "scheme": "-", "tstar": _tstar(lo, hi, ok),
                         "bounded": np.asarray(ok)})
     for scheme in boot_old:
-        lo, hi = percentile_interval(boot_new[scheme] / boot_old[scheme], cell.alpha)
+        lo, hi = percentile_interval(boot_new[scheme] / boot_old[scheme], cell.alpha,
+                                     overwrite_input=True)
         ok = np.ones(c, dtype=bool)
         records.append({"method": "bootstrap", "scheme": scheme, "tstar": _tstar(lo, hi, ok),
                         "bounded": ok})
