@@ -21,6 +21,9 @@ rule cov_simulate:
         boot_grid=lambda wc: wc.bench
         in cov_chosen(wc.dataset, COV["fCOVGrid"]["boot_benchmarks"]),
         code=code_of("cov_simulate.py"),
+    # the next longest jobs after the validations (up to 10 s each): started before the
+    # short ones, which then fill both cores at the end of the run
+    priority: 5
     threads: COV["threads"]
     log:
         f"{LOGS}/{{dataset}}/cov_simulate/{{bench}}.{{shard}}.log",
