@@ -27,7 +27,7 @@ def tables():
                  for k in (1, 2, 3, 5)]
         cells += [fa.CellSpec("executions", e, 40, 30) for e in (1, 2, 3, 4, 6)]
         recs = fa.simulate_cells(st, cells, seed=1, bench_id=eseeds.bench_id(name), block_size=20)
-        f = farec.records_to_frame(recs, name)
+        f = pd.DataFrame(farec.records_to_columns(recs, name))
         frames.append(f)
         rows += farec.rate_rows(f, [0, 0.5, 1, 2, 5, 10, 20], 6)
     return pd.concat(frames, ignore_index=True), pd.DataFrame(rows)
