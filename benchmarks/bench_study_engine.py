@@ -8,11 +8,14 @@ statistics of the drawn units. Prints, per ``u``, best of several runs:
   engine before grouped draws);
 * ``grouped``: :func:`esize_study.engine.resampling.resampled_sums` (``g`` units per 16-bit
   code from tables of tuple sums, two statistics per complex gather), its entries
-  added by the compiled loop (``_gather.c``) and, in column ``numpy``, by the numpy
-  route that gives the same sums without a C compiler;
+  added by the compiled loop (``_gather.c``) and its codes drawn by the compiled
+  draws (``_draws.c``), and, in column ``numpy``, by the numpy route that gives the
+  same sums without a C compiler;
 
 then the percentile interval of 50 x 1,000 ratios by ``numpy.quantile`` (what the
-engine used) and by :func:`esize_study.engine.resampling.percentile_interval` (one sort).
+engine used) and by :func:`esize_study.engine.resampling.percentile_interval` (one sort);
+then numpy's normal and 16-bit integer draws against the compiled loop's (the same
+numbers) on one block's 50,000 values.
 
 Not a test: run it with ``make bench``.
 """
@@ -49,6 +52,32 @@ def per_draw(values, rng):
     return [np.take(v.ravel(), idx).sum(axis=1) for v in values]
 
 
+def _clear() -> None:
+    _kernels._compiled.cache_clear()
+    _kernels._draw_library.cache_clear()
+
+
+def draws(rng) -> None:
+    """numpy's draws against the compiled loop's (the same numbers), one block's worth."""
+    n = C * R
+    out, out16 = np.empty(n), np.empty(n, dtype=np.uint16)
+    lib = _kernels._draw_library()
+    if lib is None:
+        print("draws: no compiled library (no C compiler): numpy draws")
+        return
+    g = np.random.Generator(np.random.PCG64(1))
+    state = g.bit_generator.ctypes.state_address
+    a = best(lambda: g.standard_normal(out=out))
+    b = best(lambda: lib.normal_fill(state, n, out.ctypes.data))
+    print(f"draws of {n:,} values, ns per value: standard_normal numpy {a / n * 1e6:.2f}, "
+          f"compiled {b / n * 1e6:.2f} ({a / b:.2f}x)")
+    for high in (10, 1000, 4096):
+        a = best(lambda h=high: g.integers(0, h, size=n, dtype=np.uint16))
+        b = best(lambda h=high: lib.bounded_u16_fill(state, h, n, out16.ctypes.data))
+        print(f"  integers(0, {high}, uint16) numpy {a / n * 1e6:.2f}, compiled "
+              f"{b / n * 1e6:.2f} ({a / b:.2f}x)")
+
+
 def main() -> None:
     engine.tune_allocator()  # as in the simulation processes
     rng = np.random.default_rng(1)
@@ -61,15 +90,16 @@ def main() -> None:
         a = best(lambda v=values: per_draw(v, rng))
         b = best(lambda v=values: engine.resampled_sums(v, R, rng))
         os.environ["ESIZE_STUDY_KERNEL"] = "numpy"
-        _kernels._compiled.cache_clear()
+        _clear()
         c = best(lambda v=values: engine.resampled_sums(v, R, rng))
         del os.environ["ESIZE_STUDY_KERNEL"]
-        _kernels._compiled.cache_clear()
+        _clear()
         print(f"{u:>6} {engine.group_size(u, R):>3} {a:>9.2f} {b:>9.2f} {a / b:>8.1f}x {c:>9.2f}")
     ratios = rng.lognormal(0, 0.01, (C, R))
     q = best(lambda: np.quantile(ratios, [0.025, 0.975], axis=-1, method="inverted_cdf"))
     s = best(lambda: engine.percentile_interval(ratios, 0.05))
     print(f"percentile interval of {C} x {R}: numpy.quantile {q:.2f} ms, one sort {s:.2f} ms")
+    draws(rng)
 
 
 if __name__ == "__main__":

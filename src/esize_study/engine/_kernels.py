@@ -11,9 +11,10 @@ loop could be compiled (``tests/study/test_engine.py`` holds both routes to that
 :func:`standard_normal` and :func:`integers_u16` are numpy's own draws from a PCG64
 generator (the same numbers, the generator left in the same state), made by a loop
 (``_draws.c``) that steps the generator's state itself instead of calling it through
-a function pointer for every value: 2.4x (normals) and 1.35x (16-bit integers) as
-fast. They are used only after a check against the installed numpy at load time
-(:func:`_draws_agree`); otherwise numpy draws.
+a function pointer for every value: about 1.5x (normals) and 1.3-1.45x (16-bit
+integers) as fast (``benchmarks/bench_study_engine.py``). They are used only after a
+check against the installed numpy at load time (:func:`_draws_agree`); otherwise
+numpy draws.
 
 The loops are compiled on first use with the system's C compiler (``$CC``, else
 ``cc``; ``-O2``, no fast-math), once per machine and source version, into
@@ -116,7 +117,7 @@ def standard_normal(rng: np.random.Generator, size) -> np.ndarray:
     """``rng.standard_normal(size)``: the same numbers, ``rng`` left in the same state.
 
     With the compiled library (and a PCG64 generator, as every stream of the study),
-    ``_draws.c`` fills the array from the generator's state directly, about 2.4x as
+    ``_draws.c`` fills the array from the generator's state directly, about 1.5x as
     fast as numpy, which calls its bit generator through a function pointer for
     every value; otherwise numpy draws them. :func:`_draws_agree` checks the two
     once per process, so results never depend on the route.
@@ -134,7 +135,7 @@ def standard_normal(rng: np.random.Generator, size) -> np.ndarray:
 def integers_u16(rng: np.random.Generator, high: int, size) -> np.ndarray:
     """``rng.integers(0, high, size=size, dtype=numpy.uint16)`` (``high <= 65536``),
     the same numbers and final state, compiled like :func:`standard_normal` (about
-    1.35x as fast)."""
+    1.3-1.45x as fast)."""
     high = int(high)
     lib = _draw_library()
     bg = rng.bit_generator

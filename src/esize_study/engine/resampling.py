@@ -17,8 +17,8 @@ import numpy as np
 
 from esize._bootstrap import _sum_table
 
-from ._kernels import gather_sums, integers_u16
 from ..datasets.process import tune_allocator
+from ._kernels import gather_sums, integers_u16
 
 __all__ = ["GROUP_ENTRIES", "group_size", "tune_allocator", "resampled_sums",
            "normal_shift", "percentile_interval"]
