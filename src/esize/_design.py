@@ -349,12 +349,13 @@ def _label_codes(keys: np.ndarray) -> np.ndarray:
     the distinct labels, as ``numpy.unique``'s inverse)."""
     if keys.dtype.kind in "iu" and keys.size:
         lo, hi = int(keys.min()), int(keys.max())
-        if hi - lo < 2 * keys.size + 1024:
+        if hi - lo < 2 * keys.size + 1024 and -(2**62) < lo and hi < 2**62:
             # integers in a dense range: ranks from a table of the values present, no
-            # sort (the same codes as numpy.unique's inverse)
-            flat = keys.reshape(-1)
-            if lo or flat.dtype != np.intp:
-                flat = (flat - flat.dtype.type(lo)).astype(np.intp)
+            # sort (the same codes as numpy.unique's inverse); offsets computed in intp,
+            # which holds them (a narrow type could overflow: int8 127 - (-128))
+            flat = keys.reshape(-1).astype(np.intp, copy=False)
+            if lo:
+                flat = flat - lo
             present = np.zeros(hi - lo + 1, dtype=bool)
             present[flat] = True
             rank = np.cumsum(present, dtype=np.int64) - 1

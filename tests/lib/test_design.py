@@ -65,6 +65,8 @@ INT_KEYS = st.one_of(
     hnp.arrays(np.int64, st.integers(1, 60), elements=st.integers(-5, 5)),
     hnp.arrays(np.uint16, st.integers(1, 60), elements=st.integers(0, 9)),
     hnp.arrays(np.int64, st.integers(1, 20), elements=st.integers(-2**62, 2**62)),  # sparse
+    hnp.arrays(np.int8, st.integers(1, 60)),  # the whole range of a narrow type
+    hnp.arrays(np.uint64, st.integers(1, 20), elements=st.integers(2**64 - 40, 2**64 - 1)),
 )
 
 
