@@ -284,6 +284,24 @@ def test_percentile_interval_is_numpys_inverted_cdf(R, alpha):
     np.testing.assert_array_equal(hi, want[1])
 
 
+def test_percentile_interval_in_place_gives_the_same_ends():
+    x = np.random.default_rng(7).lognormal(0, 1, (5, 999))
+    want = resampling.percentile_interval(x, 0.05)
+    y = x.copy()
+    got = resampling.percentile_interval(y, 0.05, overwrite_input=True)
+    np.testing.assert_array_equal(got[0], want[0])
+    np.testing.assert_array_equal(got[1], want[1])
+    np.testing.assert_array_equal(y, np.sort(x, axis=-1))  # sorted where it was
+
+
+def test_normal_shift_is_the_expression_bit_for_bit():
+    rng = np.random.default_rng(8)
+    base, var, z = rng.normal(5, 2, (4, 300)), rng.lognormal(0, 2, (4, 300)), rng.normal(size=(4, 300))
+    for scale in (1, 3, 7.5):
+        np.testing.assert_array_equal(resampling.normal_shift(base, var.copy(), z, scale),
+                                      (base + np.sqrt(var) * z) / scale)
+
+
 def test_tune_allocator_changes_no_number():
     st = _stats()
     cell = fa.CellSpec("binaries", 3, 20, 50, ("RRR", "RRN", "RNN"))
