@@ -111,7 +111,6 @@ def _gather_sums_numpy(table, codes, full, rtable, mr):
     return out
 
 
-
 # -- random draws -------------------------------------------------------------------------
 def standard_normal(rng: np.random.Generator, size) -> np.ndarray:
     """``rng.standard_normal(size)``: the same numbers, ``rng`` left in the same state.
@@ -160,7 +159,7 @@ def _draws_agree(lib) -> bool:
     100,000 normals (on average 26 leave the ziggurat's rectangles for its tail and
     1,466 for its wedges) and 16-bit integers at ranges that reject often, rarely
     and never, from one seed; then one more draw of each generator must agree (the
-    state). About 3 ms, once per process.
+    state). 3 to 14 ms, once per process.
     """
     mine = np.random.Generator(np.random.PCG64(20240611))
     ref = np.random.Generator(np.random.PCG64(20240611))
