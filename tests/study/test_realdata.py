@@ -324,3 +324,31 @@ def test_known_effect_tables_round_trip_into_the_report(tmp_path):
     assert f"{100 * t6['slower']:.1f} ± {100 * t6['slower_se']:.1f} % for b-plus3" in text
     assert "Width: the RRR bootstrap's median half-width" in text
     assert "#### Verdicts" in text and "#### Coverage when the experiment is subsampled" in text
+
+
+# -- the order check that lets ingest skip sorting -----------------------------------------
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(0, 3)),
+                min_size=1, max_size=30),
+       st.booleans(), st.booleans())
+def test_sorted_rows_says_whether_a_stable_sort_would_change_the_table(rows, presort, floats):
+    if presort:
+        rows = sorted(rows)
+    frame = pd.DataFrame(rows, columns=["binary", "execution", "iteration"])
+    if floats:
+        frame = frame.astype(float)
+    frame["time"] = np.arange(len(frame), dtype=float) + 1.0
+    cols = ["binary", "execution", "iteration"]
+    unchanged = frame.sort_values(cols, kind="stable").index.equals(frame.index)
+    assert dfiles._sorted_rows(frame, cols) == unchanged
+
+
+def test_sorted_rows_leaves_text_and_missing_labels_to_the_sort():
+    frame = pd.DataFrame({"binary": ["a", "b"], "execution": [0, 0], "iteration": [0, 1]})
+    assert not dfiles._sorted_rows(frame, ["binary", "execution", "iteration"])
+    frame = pd.DataFrame({"binary": [0.0, np.nan], "execution": [0, 0], "iteration": [0, 1]})
+    assert not dfiles._sorted_rows(frame, ["binary", "execution", "iteration"])
