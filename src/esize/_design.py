@@ -374,9 +374,10 @@ def _first_appearance(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Ids of ``key``'s distinct values numbered by first appearance, per row, and
     the first row of every id."""
     starts = _run_starts(key)
-    if np.unique(key[starts]).size == starts.size:
+    if 2 * starts.size <= key.size and np.unique(key[starts]).size == starts.size:
         # every value in one run of rows (a table grouped by its labels, the usual
-        # case): the runs in order are the ids, without sorting the rows
+        # case): the runs in order are the ids, without sorting the rows. Checked only
+        # when runs are few: for rows in no order it would cost a second sort
         return _run_ids(starts, key.size), starts
     _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
     order = np.argsort(first, kind="stable")

@@ -373,13 +373,9 @@ void bounded_u16_fill(pcg64_state *st, uint32_t high, int64_t n, uint16_t *out)
             uint16_t v;
             NEXT16(v);
             uint32_t m = (uint32_t)v * excl;
-            uint16_t leftover = (uint16_t)(m & 0xffff);
-            if (leftover < excl) {
-                while (leftover < threshold) {
-                    NEXT16(v);
-                    m = (uint32_t)v * excl;
-                    leftover = (uint16_t)(m & 0xffff);
-                }
+            while ((uint16_t)(m & 0xffff) < threshold) { /* rejected: below threshold */
+                NEXT16(v);
+                m = (uint32_t)v * excl;
             }
             out[i] = (uint16_t)(m >> 16);
         }
