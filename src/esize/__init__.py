@@ -9,8 +9,11 @@ The functions live in private modules (``esize._design``, ``_estimators``,
 ``_intervals``, ``_bootstrap``, ``_planning``, ``_decision``, ``_warmup``,
 ``_errors``) and are
 used from here; the readers of harness result files are in :mod:`esize.readers`,
-the command line in :mod:`esize.cli`. Importing ``esize`` loads numpy only.
+the command line in :mod:`esize.cli`. Importing ``esize`` loads numpy only; the
+planning and warm-up functions load their modules on first use.
 """
+
+from typing import TYPE_CHECKING
 
 from ._bootstrap import (
     BootstrapResult,
@@ -49,19 +52,46 @@ from ._intervals import (
     ratio_df_rule,
     welch_df,
 )
-from ._planning import (
-    Dimensioning,
-    Plan,
-    dimension,
-    dimension_for_plan,
-    experiment_cost,
-    optimal_counts,
-    plan_from_design,
-    plan_from_variances,
-)
-from ._warmup import SteadyState, WarmupReport, auto_warmup, detect_steady_state
+
+if TYPE_CHECKING:  # for type checkers and editors; at run time see __getattr__ below
+    from ._planning import (
+        Dimensioning,
+        Plan,
+        dimension,
+        dimension_for_plan,
+        experiment_cost,
+        optimal_counts,
+        plan_from_design,
+        plan_from_variances,
+    )
+    from ._warmup import SteadyState, WarmupReport, auto_warmup, detect_steady_state
 
 __version__ = "0.2.0"
+
+#: Names loaded on first use: planning and warm-up detection are not needed to compare
+#: two files, and their modules add a few milliseconds to every start of the command line.
+_LAZY = {
+    **dict.fromkeys(
+        ("Dimensioning", "Plan", "dimension", "dimension_for_plan", "experiment_cost",
+         "optimal_counts", "plan_from_design", "plan_from_variances"), "._planning"),
+    **dict.fromkeys(
+        ("SteadyState", "WarmupReport", "auto_warmup", "detect_steady_state"), "._warmup"),
+}
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(module, __name__), name)
+    globals()[name] = value  # the next lookup does not come here
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
 
 __all__ = [
     # data

@@ -66,7 +66,7 @@ import numpy as np
 
 from ._design import Design
 from ._errors import DesignError, EsizeError
-from ._estimators import scaled
+from ._estimators import mean_and_variance, scaled
 from ._intervals import (
     _TINY,
     Interval,
@@ -215,8 +215,10 @@ class SuiteInterval:
         label = [str(x) for x in names] if names is not None else [str(j) for j in range(k)]
         log_est = []
         for j, (old, new) in enumerate(pairs):
-            (zo, eo), (zn, en) = scaled(_as_array(old)), scaled(_as_array(new))
-            mo, mn = zo.mean(), zn.mean()
+            # the means of scaled(...) (as geometric_mean_ratio_ci takes them), from
+            # mean_and_variance: computed once in a block of shared_statistics
+            mo, _, eo = _mean_and_exponent(old)
+            mn, _, en = _mean_and_exponent(new)
             if min(mo, mn) <= 0:
                 raise EsizeError(f"benchmark {label[j]}: the geometric mean needs positive "
                                  "means (positive measurements)")
@@ -1186,6 +1188,17 @@ def _log_ratios(ratios: np.ndarray, mean_old: np.ndarray, mean_new: np.ndarray,
             return direct
         parts = np.log(mean_new) - np.log(mean_old) + shift * math.log(2.0)
     return np.where(in_range, direct, parts)
+
+
+def _mean_and_exponent(system) -> tuple[float, float, int]:
+    """``scaled(system)``'s mean and exponent (with the variance of the mean), by
+    :func:`~esize._estimators.mean_and_variance`: the mean of the scaled values is the
+    same sum in both; one unit gets no variance (NaN) instead of an error."""
+    y = _as_array(system)
+    if y.shape[0] < 2:
+        z, e = scaled(y)
+        return float(z.mean()), math.nan, e
+    return mean_and_variance(y)
 
 
 def _parametric(pairs, alpha, normal, inv, gm) -> Interval:

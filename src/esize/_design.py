@@ -8,6 +8,7 @@ are kept alongside, highest first.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -99,10 +100,12 @@ class Design:
         Summed in units of a power of two (:func:`scale_exponent`), so that it is the
         plain mean at ordinary magnitudes and does not overflow near the largest floats.
         """
-        e = scale_exponent(self.data)
+        m = float(np.max(np.abs(self.data)))  # scale_exponent, on the finite data
+        e = math.frexp(m)[1] if m != 0.0 else 0
         if e == 0:
             return float(self.data.mean())
-        return float(np.ldexp(np.ldexp(self.data, -e).mean(), e))
+        # the mean of values below 1 in size, times 2**e: never beyond the largest float
+        return math.ldexp(float(np.ldexp(self.data, -e).mean()), e)
 
     def level_index(self, level: str | int) -> int:
         """Axis index of ``level`` (a name, or an axis index)."""

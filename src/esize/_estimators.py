@@ -52,6 +52,8 @@ Statistics" and "Estimating Unknown Variances".
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 import numpy as np
@@ -280,17 +282,68 @@ def mean_and_variance(data, exponent: int | None = None) -> tuple[float, float, 
     (float, float, int)
         :math:`\overline{Y} / 2^e`, :math:`S_{n+1}^2 / (n_{n+1} 2^{2e})` (zero when zero
         up to rounding) and ``e``.
+
+    Notes
+    -----
+    Inside :func:`shared_statistics`, the result for a read-only array (a
+    :class:`~esize.Design`'s data) at its own exponent is computed once and reused.
     """
     y = _as_array(data)
     if y.shape[0] < 2:
         raise DesignError(
             f"the top level has {y.shape[0]} unit(s); at least 2 are needed"
         )
-    e = scale_exponent(y) if exponent is None else int(exponent)
+    if exponent is not None:
+        e = int(exponent)
+        z = np.ldexp(y, -e) if e else y
+        top = z.reshape(z.shape[0], -1).mean(axis=1)
+        v = _zero_small(top.var(ddof=1), float(np.max(np.abs(z))))
+        return float(z.mean()), float(v) / top.size, e
+    memo = _SHARED.get()
+    if memo is not None and not y.flags.writeable:
+        hit = memo.get(id(y))
+        if hit is not None and hit[0] is y:
+            return hit[1]
+    # the data's own exponent: max |y| found once serves the scale and the zero rule
+    # (max |y / 2**e| is max |y| / 2**e exactly: the largest value lands in [1/2, 1))
+    m = float(np.max(np.abs(y)))
+    if m == 0.0 or not math.isfinite(m):
+        e, zmax = 0, m
+    else:
+        e = math.frexp(m)[1]
+        zmax = math.ldexp(m, -e)
     z = np.ldexp(y, -e) if e else y
     top = z.reshape(z.shape[0], -1).mean(axis=1)
-    v = _zero_small(top.var(ddof=1), float(np.max(np.abs(z))))
-    return float(z.mean()), float(v) / top.size, e
+    v = float(top.var(ddof=1))
+    if abs(v) <= (RELATIVE_TOLERANCE * zmax) ** 2:  # _zero_small, on a float
+        v = 0.0
+    out = (float(z.mean()), v / top.size, e)
+    if memo is not None and not y.flags.writeable:
+        memo[id(y)] = (y, out)  # the array is held: its id cannot be reused meanwhile
+    return out
+
+
+#: The memo of :func:`shared_statistics` (None outside it).
+_SHARED: ContextVar[dict | None] = ContextVar("esize_shared_statistics", default=None)
+
+
+@contextmanager
+def shared_statistics():
+    """A block in which :func:`mean_and_variance` of the same read-only array is
+    computed once.
+
+    A command that asks several intervals of the same designs (Fieller per benchmark,
+    then the suite's parametric interval and its geometric mean) would otherwise
+    compute every system's mean and variance two or three times. Only arrays that
+    cannot be written through (a :class:`~esize.Design`'s data) are remembered, and
+    only inside the block, which holds them so that no other array can take their
+    ``id``; the values are those computed without it, bit for bit.
+    """
+    token = _SHARED.set({})
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)
 
 
 def mean_variance(data) -> float:

@@ -114,3 +114,19 @@ def test_grouped_and_shuffled_tables_give_one_design(b, e, n, seed):
     # units numbered by first appearance, measurements in table order: the same sets
     np.testing.assert_array_equal(np.sort(d2.data.ravel()), np.sort(t))
     assert d2.shape == d.shape
+
+
+@pytest.mark.parametrize("k", [-320, -300, -5, 0, 7, 300])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_mean_is_the_scaled_mean_bit_for_bit(k, seed):
+    # the grand mean in units of 2**e (scale_exponent), as numpy computes it, at any
+    # magnitude: subnormal data (k = -320) and data near the largest floats included
+    from esize._design import scale_exponent
+
+    y = np.random.default_rng(seed).lognormal(0.0, 1.0, size=(5, 3)) * 10.0**k
+    y[0, 0] *= -1.0
+    e = scale_exponent(y)
+    want = float(np.ldexp(np.ldexp(y, -e).mean(), e)) if e else float(y.mean())
+    got = ez.Design(y, ("a", "b")).mean
+    assert np.float64(got).tobytes() == np.float64(want).tobytes()
+    assert ez.Design(np.zeros((2, 2)), ("a", "b")).mean == 0.0

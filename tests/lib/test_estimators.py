@@ -137,3 +137,49 @@ def test_variance_components_do_not_depend_on_the_unit(k, seed):
     # the data-unit variances, where c^2 S^2 is a float at all
     if abs(k) < 150:
         np.testing.assert_allclose(sc.S2, one.S2 * c * c, rtol=1e-9)
+
+
+def _mean_and_variance_by_the_definition(y):
+    """The formula as written before the one-pass scale: scale_exponent, then the zero
+    rule on max |y / 2**e| computed anew."""
+    from esize._design import scale_exponent
+    from esize._estimators import _zero_small
+
+    y = np.asarray(y, dtype=np.float64)
+    e = scale_exponent(y)
+    z = np.ldexp(y, -e) if e else y
+    top = z.reshape(z.shape[0], -1).mean(axis=1)
+    v = _zero_small(top.var(ddof=1), float(np.max(np.abs(z))))
+    return float(z.mean()), float(v) / top.size, e
+
+
+@settings(max_examples=150, deadline=None)
+@given(shape=shapes.filter(lambda s: s[0] >= 2), k=st.integers(-320, 300),
+       seed=st.integers(0, 2**32 - 1), constant=st.booleans(), negative=st.booleans())
+def test_mean_and_variance_is_its_definition_bit_for_bit(shape, k, seed, constant, negative):
+    from esize._estimators import mean_and_variance
+
+    rng = np.random.default_rng(seed)
+    y = np.full(shape, 3.0) if constant else rng.lognormal(0.0, 0.5, size=shape)
+    y = y * 10.0**k * (-1.0 if negative else 1.0)
+    got, want = mean_and_variance(y), _mean_and_variance_by_the_definition(y)
+    assert got[2] == want[2]
+    np.testing.assert_array_equal(np.array(got[:2]), np.array(want[:2]))
+
+
+def test_shared_statistics_reuse_only_read_only_arrays_and_only_inside():
+    from esize._estimators import _SHARED, mean_and_variance, shared_statistics
+
+    d = ez.Design(np.arange(1.0, 13.0).reshape(4, 3), ["a", "b"])  # read-only data
+    writable = np.arange(1.0, 13.0).reshape(4, 3)
+    want = mean_and_variance(d)
+    with shared_statistics():
+        assert mean_and_variance(d) == want
+        assert mean_and_variance(d) is mean_and_variance(d)  # remembered
+        assert list(_SHARED.get()) == [id(d.data)]
+        first = mean_and_variance(writable)
+        writable[0, 0] = 100.0  # a writable array is never remembered
+        assert mean_and_variance(writable) != first
+        assert mean_and_variance(d, exponent=0) == mean_and_variance(d.data * 1.0, 0)
+    assert _SHARED.get() is None
+    assert mean_and_variance(d) is not mean_and_variance(d)  # outside: computed anew

@@ -486,3 +486,55 @@ def test_fieller_of_different_designs_uses_each_systems_own_top_level():
     assert flat.extra["df"] > 9.0 and flat.bounded
     with pytest.raises(ez.EsizeError, match="at least 2"):
         ez.fieller_ci(old, new[:1])
+
+
+def _bits(values) -> list[tuple[float, float]]:
+    """The values with the sign of each (so that -0.0 and 0.0 count as different)."""
+    return [(float(v), math.copysign(1.0, v)) for v in values]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    x=st.floats(-1e150, 1e150, allow_subnormal=False),
+    y=st.floats(-1e150, 1e150, allow_subnormal=False),
+    rel_x=st.floats(0.0, 2.0),
+    rel_y=st.floats(0.0, 2.0),
+    q=st.floats(0.1, 1e3),
+)
+def test_fieller_on_floats_is_numpys_route_bit_for_bit(x, y, rel_x, rel_y, q):
+    # two computation routes of one formula: fieller_ci takes the plain-float one
+    # whenever it applies, and it must not move a limit by one unit in the last place
+    from esize._intervals import _fieller_scalar
+
+    vx, vy = (rel_x * x) ** 2, (rel_y * y) ** 2
+    fast = _fieller_scalar(x, vx, y, vy, q)
+    slow = ez.fieller(x, vx, y, vy, q)
+    if fast is not None:
+        assert fast[2] is True and slow[2] is True
+        assert _bits(fast[:2]) == _bits(slow[:2])
+
+
+def test_fieller_on_floats_leaves_the_edge_cases_to_numpy():
+    from esize._intervals import _fieller_scalar
+
+    assert _fieller_scalar(2.0, 1.0, 3.0, 1.0, 1.96) is not None  # the ordinary case
+    assert _fieller_scalar(1.0, 4.0, 3.0, 1.0, 1.96) is None      # unbounded
+    assert _fieller_scalar(2.0, 0.0, 3.0, 0.0, 1.96) is None      # constant systems
+    assert _fieller_scalar(math.nan, 1.0, 3.0, 1.0, 1.96) is None
+    assert _fieller_scalar(2.0, -1.0, 3.0, 1.0, 1.96) is None
+
+
+@pytest.mark.parametrize("old, new", [
+    ([[1.0, 1.0], [1.0, 1.0]], [[3.0, 3.0], [3.0, 3.0]]),      # constant: a point
+    ([[0.1, 0.2], [-0.1, -0.15]], [[1.0, 1.1], [1.2, 0.9]]),   # old mean near 0: unbounded
+    ([[1.0, 1.1], [1.2, 0.9], [1.05, 1.0]], [[2.0, 2.1], [2.2, 1.9], [2.0, 2.05]]),
+])
+def test_fieller_ci_is_the_vectorised_formula_on_its_statistics(old, new):
+    from esize._intervals import _pair_stats, _shifted
+
+    mo, vo, mn, vn, shift, rule = _pair_stats(old, new)
+    q = ez.critical_value(0.05, rule.df)
+    lo, hi, ok = ez.fieller(np.array([mo]), vo, mn, vn, q)  # the array route
+    iv = ez.fieller_ci(old, new)
+    assert iv.bounded == bool(ok[0])
+    assert _bits([iv.lower, iv.upper]) == _bits([_shifted(lo[0], shift), _shifted(hi[0], shift)])

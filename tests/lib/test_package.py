@@ -27,6 +27,20 @@ def test_import_esize_loads_numpy_only():
     assert _loaded_by("import esize") == []
 
 
+def test_planning_and_warmup_load_on_first_use():
+    lazy = ["esize._planning", "esize._warmup"]
+    code = ("import sys, json, esize; before = [m for m in {0!r} if m in sys.modules]; "
+            "f = esize.dimension; w = esize.auto_warmup; from esize import Plan; "
+            "print(json.dumps([before, [m for m in {0!r} if m in sys.modules], "
+            "f.__module__, Plan.__module__, 'dimension' in dir(esize)]))").format(lazy)
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    before, after, mod_f, mod_plan, listed = json.loads(out.stdout)
+    assert before == [] and after == lazy
+    assert (mod_f, mod_plan, listed) == ("esize._planning", "esize._planning", True)
+    with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
+        ez.no_such_name  # noqa: B018
+
+
 def test_quantiles_load_no_scipy_and_extreme_levels_load_special_not_stats():
     assert _loaded_by("import esize; esize.critical_value(0.05, 3); esize.critical_value(0.01)") == []
     # fractional df (Welch's, the suite's) and other levels: computed (esize._tdist)

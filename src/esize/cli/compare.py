@@ -67,6 +67,7 @@ from .._bootstrap import (
 from .._decision import MIN_BOOTSTRAP_UNITS, describe, number_text, verdict, verdict_obstacle
 from .._design import Design
 from .._errors import EsizeError, InputError
+from .._estimators import shared_statistics
 from .._intervals import Interval, fieller_ci
 from ..readers import align_pair, match_benchmarks, names_text
 from ..readers._common import plural
@@ -978,32 +979,34 @@ def compare(args) -> CompareResult:
     pairs = [p for p in every if not (is_single(p.old) or is_single(p.new))]
     want_suite = baseline is None and len(pairs) >= 2
     invert, mixed = directions(pairs) if pairs else ([], False)
-    suite = seed = None
-    if pairs and want_boot:
-        check_resamples_option(args.resamples, args.alpha, len(pairs))
-        seed = args.seed if args.seed is not None else fresh_seed()
-        with progress_bar(2 * len(pairs) * args.resamples, enabled=not args.json) as progress:
-            suite = suite_bootstrap(pairs, resamples=args.resamples, alpha=args.alpha,
-                                    seed=seed, invert=invert, progress=progress,
-                                    normal=args.normal, parametric=want_suite)
-    elif want_suite:  # Fieller per benchmark, the t interval for the suite: nothing random
-        suite = SuiteInterval.parametric_only([(p.old, p.new) for p in pairs],
-                                              alpha=args.alpha, normal=args.normal,
-                                              invert=invert, names=[p.name for p in pairs])
-    rows = {
-        id(p): benchmark_row(
-            p,
-            fieller_interval(p, alpha=args.alpha, normal=args.normal) if want_fieller else None,
-            suite.intervals[j] if want_boot else None,
-            alpha=args.alpha,
-            threshold=args.threshold,
-            normal=args.normal,
-            resamples=args.resamples,
-            seed=seed,
-            **_assumptions(args),
-        )
-        for j, p in enumerate(pairs)
-    }
+    # every system's mean and variance once, for Fieller and the suite alike
+    with shared_statistics():
+        suite = seed = None
+        if pairs and want_boot:
+            check_resamples_option(args.resamples, args.alpha, len(pairs))
+            seed = args.seed if args.seed is not None else fresh_seed()
+            with progress_bar(2 * len(pairs) * args.resamples, enabled=not args.json) as progress:
+                suite = suite_bootstrap(pairs, resamples=args.resamples, alpha=args.alpha,
+                                        seed=seed, invert=invert, progress=progress,
+                                        normal=args.normal, parametric=want_suite)
+        elif want_suite:  # Fieller per benchmark, the t interval for the suite: nothing random
+            suite = SuiteInterval.parametric_only([(p.old, p.new) for p in pairs],
+                                                  alpha=args.alpha, normal=args.normal,
+                                                  invert=invert, names=[p.name for p in pairs])
+        rows = {
+            id(p): benchmark_row(
+                p,
+                fieller_interval(p, alpha=args.alpha, normal=args.normal) if want_fieller else None,
+                suite.intervals[j] if want_boot else None,
+                alpha=args.alpha,
+                threshold=args.threshold,
+                normal=args.normal,
+                resamples=args.resamples,
+                seed=seed,
+                **_assumptions(args),
+            )
+            for j, p in enumerate(pairs)
+        }
     for p in singles:
         rows[id(p)] = single_row(p, alpha=args.alpha, threshold=args.threshold,
                                  normal=args.normal, resamples=args.resamples)
