@@ -86,7 +86,7 @@ VARIANT_CAPABLE = ("fft", "cipher")
 HARNESS_PROGRAMS = ("fft", "cipher")
 #: ``SeedSequence`` spawn keys, one per purpose.
 SEED_KEYS = {"input": 0, "build": 1, "schedule": 2, "environment": 3, "pilot": 4,
-             "build_order": 5}
+             "build_order": 5, "recheck": 6}
 ENV_VAR = "ESIZE_ENV_PAD"
 BINARY = "bench"
 
