@@ -514,3 +514,20 @@ def test_running_out_of_memory_is_one_line(we, capsys, monkeypatch):
 
     monkeypatch.setattr(summary, "variance_components", boom)
     assert_one_line_error(*cli(["summary", we], capsys), words=["out of memory"])
+
+
+@pytest.mark.parametrize("columns", ["", "50", "0", "x"])
+def test_help_width_is_shutils_without_shutil(columns, monkeypatch):
+    import shutil
+
+    from esize.cli._parser import _help_width
+
+    monkeypatch.setenv("COLUMNS", columns)
+    assert _help_width() == shutil.get_terminal_size().columns - 2
+
+
+def test_building_the_parser_loads_no_shutil():
+    code = ("import sys; from esize.cli._parser import build_parser; "
+            "build_parser().parse_args(['compare', 'a', 'b']); print('shutil' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    assert out.stdout.strip() == "False"

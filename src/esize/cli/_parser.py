@@ -48,10 +48,19 @@ class _Parser(argparse.ArgumentParser):
         print(f"{self.prog}: error: {message}", file=sys.stderr)
         raise SystemExit(EXIT_BAD_INPUT)
 
-    def _get_formatter(self):
-        # argparse's formatter asks shutil for the width, and makes one at every
-        # add_argument: shutil (with zlib, bz2 and lzma) was 2 ms of every start
-        return self.formatter_class(prog=self.prog, width=_help_width())
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help formatter, its width found without :mod:`shutil`: argparse makes
+    one at every ``add_argument``, and shutil (with zlib, bz2 and lzma) was 2 ms of
+    every start of the command line."""
+
+    def __init__(self, prog, indent_increment=2, max_help_position=24, width=None, **kwargs):
+        super().__init__(prog, indent_increment, max_help_position,
+                         _help_width() if width is None else width, **kwargs)
 
 
 def _help_width() -> int:
