@@ -97,12 +97,20 @@ def main(argv=None) -> int:
             cfg = M.check_config(M.load_config_files(args.config))
         except M.ConfigProblem as exc:
             raise M.MeasureError(f"{', '.join(args.config)}: {exc}") from None
-        sets = [s.strip() for s in args.sets.split(",") if s.strip()]
+        sets = list(dict.fromkeys(s.strip() for s in args.sets.split(",") if s.strip()))
+        if not sets:
+            raise M.MeasureError("--sets names no set")
         data = Path(cfg["out_dir"]) / cfg["name"]
         counts = check_binaries(cfg, sets, data / "builds.json")
         design = json.loads((Path(cfg["build_dir"]) / "design.json").read_text())["sets"]
         if args.round < 1:
             raise M.MeasureError("--round must be at least 1")
+        if args.executions is not None and args.executions < 2:
+            raise M.MeasureError("--executions must be at least 2")
+        missing = [s for s in sets if s not in design]
+        if missing:
+            raise M.MeasureError(f"{cfg['build_dir']}/design.json has no set {missing[0]!r}")
+        executions = {s: args.executions or design[s]["executions"] for s in sets}
     except (M.MeasureError, OSError, KeyError, ValueError) as exc:
         print(f"recheck: error: {exc}", file=sys.stderr)
         return 2
@@ -111,7 +119,6 @@ def main(argv=None) -> int:
     if pf["busy"]:
         print(f"recheck: error: {G.preflight_line(pf)}", file=sys.stderr)
         return 2
-    executions = {s: args.executions or design[s]["executions"] for s in sets}
     plan = M.schedule({**cfg, "master_seed": M.derive_seed(cfg["master_seed"], args.round)},
                       counts, executions, key="recheck")
     root = Path(cfg["build_dir"]) / "bin"
