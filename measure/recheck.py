@@ -39,14 +39,11 @@ import measure as M  # noqa: E402
 import measure_guard as G  # noqa: E402
 
 
-def _designs(rows) -> dict:
-    """``{set: Design}`` (binary > execution > iteration) of tidy rows."""
+def _design(rows):
+    """The Design (binary > execution > iteration) of one set's tidy rows."""
     import esize
 
-    out = {}
-    for s, g in rows.groupby("set", sort=False):
-        out[s] = esize.from_tidy(g, levels=["binary", "execution"], value="time")
-    return out
+    return esize.from_tidy(rows, levels=["binary", "execution"], value="time")
 
 
 def _ratio(old, new) -> dict:
@@ -138,8 +135,8 @@ def main(argv=None) -> int:
          "iteration": k + 1, "time": t * 1e-9, "cpu_time": c * 1e-9}
         for d in done for k, (t, c) in enumerate(zip(d["times_ns"], d["cpu_ns"]))
     ])
-    new = _designs(rows)
-    old = {s: _designs(pd.read_parquet(data / f"{s}.parquet").assign(set=s))[s] for s in sets}
+    new = {s: _design(g) for s, g in rows.groupby("set", sort=False)}
+    old = {s: _design(pd.read_parquet(data / f"{s}.parquet")) for s in sets}
     base = sets[0]
     result = {"sets": {}, "guard": {k: v for k, v in stats.items() if k != "thresholds"},
               "preflight_others_share": pf.get("others_share"), "round": args.round,

@@ -29,10 +29,17 @@ def scale_exponent(values) -> int:
     arr = np.asarray(values, dtype=np.float64)
     if arr.size == 0:
         return 0
+    return abs_max_exponent(arr)[1]
+
+
+def abs_max_exponent(arr: np.ndarray) -> tuple[float, int]:
+    """``max |arr|`` and :func:`scale_exponent`'s ``e`` for it (0 when the maximum is
+    zero or not finite); ``arr`` a float64 array that is not empty. The estimators
+    use the maximum again (their zero rule), so they take both from here."""
     m = float(np.max(np.abs(arr)))
-    if m == 0.0 or not np.isfinite(m):
-        return 0
-    return int(np.frexp(m)[1])
+    if m == 0.0 or not math.isfinite(m):
+        return m, 0
+    return m, math.frexp(m)[1]
 
 
 @dataclass(frozen=True)
@@ -100,8 +107,7 @@ class Design:
         Summed in units of a power of two (:func:`scale_exponent`), so that it is the
         plain mean at ordinary magnitudes and does not overflow near the largest floats.
         """
-        m = float(np.max(np.abs(self.data)))  # scale_exponent, on the finite data
-        e = math.frexp(m)[1] if m != 0.0 else 0
+        e = abs_max_exponent(self.data)[1]
         if e == 0:
             return float(self.data.mean())
         # the mean of values below 1 in size, times 2**e: never beyond the largest float

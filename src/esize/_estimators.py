@@ -58,7 +58,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._design import Design, scale_exponent
+from ._design import Design, abs_max_exponent, scale_exponent
 from ._errors import DesignError
 
 __all__ = [
@@ -293,32 +293,24 @@ def mean_and_variance(data, exponent: int | None = None) -> tuple[float, float, 
         raise DesignError(
             f"the top level has {y.shape[0]} unit(s); at least 2 are needed"
         )
-    if exponent is not None:
-        e = int(exponent)
-        z = np.ldexp(y, -e) if e else y
-        top = z.reshape(z.shape[0], -1).mean(axis=1)
-        v = _zero_small(top.var(ddof=1), float(np.max(np.abs(z))))
-        return float(z.mean()), float(v) / top.size, e
-    memo = _SHARED.get()
-    if memo is not None and not y.flags.writeable:
+    memo = _SHARED.get() if exponent is None and not y.flags.writeable else None
+    if memo is not None:
         hit = memo.get(id(y))
         if hit is not None and hit[0] is y:
             return hit[1]
-    # the data's own exponent: max |y| found once serves the scale and the zero rule
-    # (max |y / 2**e| is max |y| / 2**e exactly: the largest value lands in [1/2, 1))
-    m = float(np.max(np.abs(y)))
-    if m == 0.0 or not math.isfinite(m):
-        e, zmax = 0, m
-    else:
-        e = math.frexp(m)[1]
-        zmax = math.ldexp(m, -e)
+    m, e = abs_max_exponent(y)
+    if exponent is not None:
+        e = int(exponent)
     z = np.ldexp(y, -e) if e else y
     top = z.reshape(z.shape[0], -1).mean(axis=1)
+    # max |z| for the zero rule: at the data's own exponent it is max |y| / 2**e exactly
+    # (the largest value lands in [1/2, 1)); at another it is computed
+    zmax = math.ldexp(m, -e) if exponent is None else float(np.max(np.abs(z)))
     v = float(top.var(ddof=1))
     if abs(v) <= (RELATIVE_TOLERANCE * zmax) ** 2:  # _zero_small, on a float
         v = 0.0
     out = (float(z.mean()), v / top.size, e)
-    if memo is not None and not y.flags.writeable:
+    if memo is not None:
         memo[id(y)] = (y, out)  # the array is held: its id cannot be reused meanwhile
     return out
 
