@@ -28,7 +28,7 @@ CHECK_CONFIG = @$(BIN)/python -m esize_study.datasets.config check-config
 # --replace-workflow-config in ARGS, CONFIG is the whole configuration, checked alone.
 BASE_CONFIG = $(if $(findstring --replace-workflow-config,$(ARGS)),,config/config.yaml)
 
-.PHONY: test reproduce reproduce-test analyse lint bench clean-venv measure measure-tiny archive test-cluster
+.PHONY: test reproduce reproduce-test analyse lint bench clean-venv measure measure-tiny archive test-cluster measure-mono measure-mono-pilot measure-mono-tiny
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -118,6 +118,22 @@ measure: $(STAMP)
 # The same on the tiny configuration the tests run (seconds; output not committed).
 measure-tiny: $(STAMP)
 	@$(BIN)/python measure/measure.py make measure/config-tiny.yaml -- $(ARGS)
+
+# The paper's benchmarks on Mono, in sessions (measure/mono/README.md): opt-in, like
+# make measure. measure-mono-pilot once (the pilot and the design per session), then
+# measure-mono once per session, at different times: each appends sessions/sNN/ to
+# data/mono-x86_64/ and joins every session's rows anew. Needs mono-runtime and
+# mono-mcs (Debian); a busy machine is refused in one line (ARGS=--force measures anyway).
+MONO_CONFIG ?= measure/mono/config.yaml
+measure-mono-pilot: $(STAMP)
+	@$(BIN)/python measure/mono/mono.py pilot $(MONO_CONFIG) $(ARGS)
+measure-mono: $(STAMP)
+	@$(BIN)/python measure/mono/mono.py session $(MONO_CONFIG) $(ARGS)
+# Seconds: a pilot and one session of the tiny configuration the tests run.
+measure-mono-tiny: $(STAMP)
+	@rm -rf measure/build-mono-tiny
+	@$(BIN)/python measure/mono/mono.py pilot measure/mono/config-tiny.yaml $(ARGS)
+	@$(BIN)/python measure/mono/mono.py session measure/mono/config-tiny.yaml $(ARGS)
 
 # The tiny pipeline through the SLURM profile (workflow/profiles/slurm) on a real,
 # single-node SLURM started on this machine (workflow/cluster/local-slurm.sh: root,

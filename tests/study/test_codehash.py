@@ -270,8 +270,8 @@ def _copy_tree(dest: Path) -> Path:
                     ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     # what config/test.yaml reads: the tiny dataset and the measured sample
     shutil.copytree(ROOT / "tests" / "data", dest / "tests" / "data")
-    shutil.copytree(ROOT / "data" / "measured-x86_64-sample",
-                    dest / "data" / "measured-x86_64-sample")
+    for sample in ("measured-x86_64-sample", "mono-x86_64-sample"):
+        shutil.copytree(ROOT / "data" / sample, dest / "data" / sample)
     return dest
 
 

@@ -49,11 +49,15 @@ def tiny(tmp_path_factory):
     if not HAVE_HARNESS:
         (wd / "no-harness.yaml").write_text("harness:\n  enabled: false\n")
         files.append(str(wd / "no-harness.yaml"))
-    p = subprocess.run(
-        [sys.executable, "-m", "snakemake", "-s", str(MEASURE / "Snakefile"),
-         "--configfile", *files, "--cores", "1", "--directory", str(wd)],
-        capture_output=True, text=True, timeout=600,
-    )
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(MEASURE / "Snakefile"),
+           "--configfile", *files, "--cores", "1", "--directory", str(wd)]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    if p.returncode != 0 and "too busy to measure clean" in p.stdout + p.stderr:
+        # a noisy host (steal time on a shared virtual machine) can leave a process of
+        # this tiny run unclean, and with so few processes the guard allows none: these
+        # tests are about the files, so measure anyway (the refusal has its own test)
+        p = subprocess.run([*cmd, "--forceall", "--config", "force=True"],
+                           capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stderr[-3000:]
     cfg = M.check_config(M.load_config_files(files))
     return wd, cfg

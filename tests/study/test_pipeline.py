@@ -51,6 +51,8 @@ def workdir(tmp_path_factory) -> Path:
     # the committed sample of the measured dataset that config/test.yaml runs
     shutil.copytree(ROOT / "data" / "measured-x86_64-sample",
                     wd / "data" / "measured-x86_64-sample")
+    # and that of the Mono dataset, measured in sessions
+    shutil.copytree(ROOT / "data" / "mono-x86_64-sample", wd / "data" / "mono-x86_64-sample")
     return wd
 
 
@@ -386,6 +388,27 @@ def test_report_sets_every_section_beside_the_paper(ran):
     html = (base / "report.html").read_text()
     assert html.startswith("<!DOCTYPE html>") and "<table>" in html and 'src="figures/fCOV.png"' in html
     assert "## 6. Measured data" not in md  # the stand-in is not measured data
+
+
+def test_mono_dataset_reports_its_sessions_and_the_paper_beside_it(ran):
+    base = ran / "results-test" / "mono-x86_64"
+    page = (base / "report_measured.md").read_text()
+    assert "### Sessions: a fourth level" in page
+    assert "measure/mono/prereg/2026-11-28.md" in page
+    checks = pd.read_csv(base / "tables" / "measured_checks.csv")
+    rules = checks[checks["kind"] == "session"]
+    assert [s.split(":")[0] for s in rules["subject"]] == ["R1", "R2", "R3a", "R3b"]
+    assert set(rules["verdict"]) <= {"agree", "disagree"}
+    md = (base / "report.md").read_text()
+    headline = next(line for line in md.splitlines() if line.startswith("**"))
+    assert headline.startswith(f"**{len(checks)} checks on this dataset: ")
+    # the files carry the paper's names, so its Table tVariations sits beside them
+    var = pd.read_csv(base / "tables" / "variations.csv")
+    assert {"FFT NA", "Rijndael OPT", "TCP"} <= set(var["benchmark"])
+    # the measured dataset's history part (runs 1-4) is there too
+    c_page = (ran / "results-test" / "measured-x86_64" / "report_measured.md").read_text()
+    assert "### Its history: every run, the recheck, the session finding" in c_page
+    assert "Of the 24 intervals, 4 miss the injected ratio." in c_page
 
 
 def test_measured_dataset_uses_its_own_sizes_and_joins_the_report(ran):

@@ -17,7 +17,7 @@ rule cov_simulate:
     wildcard_constraints:
         shard=r"\d+-of-\d+",
     params:
-        cov=COV,
+        cov=lambda wc: ds.coverage_settings(config, wc.dataset),
         boot_grid=lambda wc: wc.bench
         in cov_chosen(wc.dataset, COV["fCOVGrid"]["boot_benchmarks"]),
         code=code_of("cov_simulate.py"),
@@ -44,7 +44,7 @@ rule cov_validate:
     output:
         f"{RESULTS}/{{dataset}}/sim/coverage_validation/{{bench}}.parquet",
     params:
-        cov=COV,
+        cov=lambda wc: ds.coverage_settings(config, wc.dataset),
         code=code_of("cov_validate.py"),
     # the longest single jobs (exact bootstraps): started first, so that they do not
     # run alone at the end

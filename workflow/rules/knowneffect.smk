@@ -100,6 +100,11 @@ rule measured_report:
         raw=lambda wc: [ds.benchmark_file(config, wc.dataset, b) for b in BENCHMARKS[wc.dataset]],
         costs=lambda wc: ds.dataset_settings(config, wc.dataset)["costs_file"] or [],
         false_alarms=f"{RESULTS}/{{dataset}}/sim/false_alarm.csv",
+        # the known effects' files too (the session part reads them), and the dataset's
+        # history of earlier runs where it has one
+        variants=lambda wc: [k["variant_file"] for k in ds.known_effects(config, wc.dataset).values()],
+        history=lambda wc: [p for p in [Path(ds.dataset_settings(config, wc.dataset)["path"])
+                                        / "history.json"] if p.exists()],
     output:
         md=f"{RESULTS}/{{dataset}}/report_measured.md",
         precisions=f"{RESULTS}/{{dataset}}/tables/measured_precisions.csv",

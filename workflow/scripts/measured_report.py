@@ -8,7 +8,8 @@ from esize import EsizeError
 from esize_study.datasets import files as pl
 from esize_study.datasets.costs import dataset_costs
 from esize_study.datasets.measured import read_conditions, read_measured, read_provenance
-from esize_study.datasets.settings import dataset_settings
+from esize_study.datasets.settings import dataset_settings, known_effects
+from esize_study.estimate import sessions as ses
 from esize_study.estimate.precision import DIMENSIONING_COLUMNS, dimensioning_rows
 from esize_study.estimate.variation import cpu_estimates, variance_rows
 from esize_study.estimate.warmup import warmup_check
@@ -19,6 +20,8 @@ from esize_study.render.knowneffect import render_markdown
 from esize_study.render.measured import render_report
 from esize_study.render.measured_power import skipped_sizes
 from esize_study.render.measured_results import conditions_note, costs_note
+from esize_study.render.measured_history import history_section, read_history
+from esize_study.render.measured_sessions import session_checks, sessions_section
 
 log = pl.script_logging(snakemake.log[0])  # noqa: F821
 inp, out, p = snakemake.input, snakemake.output, snakemake.params  # noqa: F821
@@ -59,6 +62,25 @@ for r in rows[0]:
 skipped = skipped_sizes(p.ke_sizes, {r["variant"]: min(int(r["base_binaries"]),
                                                       int(r["variant_binaries"]))
                                      for r in refs}, sims) if refs else {}
+# files with a session level: the fourth level, and the rules written before the data
+session_lines = []
+try:
+    frames = {e["benchmark"]: pl.read_table(f) for e, f in zip(estimates, inp.raw)}
+    if frames and all(ses.has_sessions(f) for f in frames.values()):
+        warm = {e["benchmark"]: int(e["warmup"]) for e in estimates}
+        ke = known_effects(config, dataset)
+        for k in ke.values():
+            frames[k["variant"]] = f = pl.read_table(k["variant_file"])
+            warm[k["variant"]] = pl.warmup_for(p.warmup_fraction, int(f["iteration"].max()))
+        designs = {n: ses.four_level(f, warm[n]) for n, f in frames.items()}
+        variants = {k["variant"]: {"base": k["base_name"], "ratio": k["ratio"]}
+                    for k in ke.values()}
+        intervals = ses.session_intervals(designs, variants, alpha=p.alpha)
+        rules = ses.judge_rules(intervals) if variants else []
+        session_lines = sessions_section(ses.session_variances(designs), intervals, rules)
+        dataset_checks += session_checks(rules)
+except EsizeError as exc:
+    pl.fail(log, exc)
 pl.write_csv(out.checks, dataset_checks, mc.CHECK_COLUMNS)
 text = render_report(
     dataset, var_rows=var_rows, warmup_checks=checks,
@@ -66,6 +88,7 @@ text = render_report(
     pool=pool, known_effect_md=known_md, references=refs, known_effect_rows=rows,
     conditions=conditions, alpha=p.alpha, structure=structure, checks=dataset_checks,
     provenance=read_provenance(path), thresholds=p.thresholds, skipped=skipped,
+    sessions=session_lines, history=history_section(read_history(path)),
 )
 pl.atomic_write_text(out.md, text)
 log.info("%s: %d checks on the dataset (%d agree)", dataset, len(dataset_checks),

@@ -6,7 +6,8 @@
 * :func:`read_conditions` reads how the dataset was measured (the machine's CPUs and
   load, the processes' share of a CPU) from its ``provenance.json`` and ``costs.json``;
 * :func:`write_sample` cuts the small committed sample the tests run on
-  (``python -m esize_study.datasets.measured sample SRC DST``).
+  (``python -m esize_study.datasets.measured sample SRC DST``), and
+  :func:`write_session_sample` that of a dataset measured in sessions (``session-sample``).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ __all__ = [
     "read_conditions",
     "read_provenance",
     "write_sample",
+    "write_session_sample",
     "SAMPLE_SHAPE",
 ]
 
@@ -176,9 +178,46 @@ def write_sample(src: str | Path, dst: str | Path, *, shape: tuple[int, int, int
             written.append(dst / name)
     return written
 
+def write_session_sample(src: str | Path, dst: str | Path, *, builds: int = 2,
+                         executions: int = 3, extra: Sequence[str] = ("cpu_time",),
+                         copy: Sequence[str] = ("costs.json",)) -> list[Path]:
+    """Cut a small sample of a dataset measured in sessions (files with ``session``
+    and ``build`` columns, ``binary`` numbered across sessions): in every session its
+    first ``builds`` builds, each with its first ``executions`` executions and every
+    iteration; binaries renumbered ``1 ..`` in (session, build) order, so the sample
+    is balanced in all four levels. Files without a ``session`` column are skipped.
+
+    Returns
+    -------
+    list of Path
+        The files written, data files first.
+    """
+    src, dst = Path(src), Path(dst)
+    dst.mkdir(parents=True, exist_ok=True)
+    written = []
+    for path in sorted(p for p in src.iterdir() if p.suffix.lower() in (".parquet", ".csv")):
+        frame = read_table(path)
+        if "session" not in frame.columns:
+            continue
+        cols = [c for c in ("session", "build", *TIDY_COLUMNS, *extra) if c in frame.columns]
+        frame = frame[cols]
+        frame = frame[(frame["build"] <= builds) & (frame["execution"] <= executions)]
+        frame = frame.sort_values(["session", "build", "execution", "iteration"], kind="stable")
+        frame["binary"] = (frame["session"] - 1) * builds + frame["build"]
+        out = dst / (path.stem + ".parquet")
+        write_parquet(out, frame.reset_index(drop=True))
+        written.append(out)
+    for name in copy:
+        if (src / name).is_file():
+            shutil.copyfile(src / name, dst / name)
+            written.append(dst / name)
+    return written
+
+
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m esize_study.datasets.measured sample SRC DST [--shape B E I]``."""
+    """``python -m esize_study.datasets.measured sample SRC DST [--shape B E I]`` or
+    ``... session-sample SRC DST [--builds B] [--executions E]``."""
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m esize_study.datasets.measured")
@@ -188,8 +227,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     s.add_argument("dst")
     s.add_argument("--shape", nargs=3, type=int, default=list(SAMPLE_SHAPE),
                    metavar=("BINARIES", "EXECUTIONS", "ITERATIONS"))
+    ss = sub.add_parser("session-sample",
+                        help="cut a small sample of a dataset measured in sessions")
+    ss.add_argument("src")
+    ss.add_argument("dst")
+    ss.add_argument("--builds", type=int, default=2, help="builds kept per session")
+    ss.add_argument("--executions", type=int, default=3, help="executions kept per build")
     args = parser.parse_args(argv)
-    files = write_sample(args.src, args.dst, shape=tuple(args.shape))
+    if args.command == "session-sample":
+        files = write_session_sample(args.src, args.dst, builds=args.builds,
+                                     executions=args.executions)
+    else:
+        files = write_sample(args.src, args.dst, shape=tuple(args.shape))
     total = sum(f.stat().st_size for f in files)
     print(json.dumps({"files": len(files), "bytes": total}), file=sys.stdout)
     return 0
@@ -197,3 +246,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+

@@ -27,6 +27,8 @@ __all__ = [
     "dataset_benchmarks",
     "known_effects",
     "false_alarm_settings",
+    "coverage_settings",
+    "COVERAGE_OVERRIDES",
     "benchmark_file",
 ]
 
@@ -43,7 +45,13 @@ DATASET_DEFAULTS = {
     "path": None,
     "known_effects": None,
     "false_alarm": None,
+    "coverage": None,
 }
+
+#: Keys of the top-level ``coverage`` section a dataset may set for itself (its own
+#: ``coverage:``), and those of ``coverage.validation``.
+COVERAGE_OVERRIDES = ("experiments", "boot_experiments", "resamples")
+COVERAGE_VALIDATION_OVERRIDES = ("experiments", "resamples")
 
 #: Settings of a dataset's known-effect experiment (``known_effects:``) not given.
 KNOWN_EFFECT_DEFAULTS = {
@@ -284,6 +292,23 @@ def false_alarm_settings(config: Mapping, name: str) -> dict:
     for key in ("binaries", "executions"):
         if own.get(key):
             out[key] = list(own[key])
+    return out
+
+
+def coverage_settings(config: Mapping, name: str) -> dict:
+    """The coverage settings for dataset ``name``: ``config["coverage"]`` with the
+    dataset's own ``coverage: {experiments, boot_experiments, resamples, validation:
+    {experiments, resamples}}`` where it gives them (a measured dataset whose coverage
+    is judged on its own data can run the model's simulation with fewer experiments).
+    """
+    out = copy.deepcopy(dict(config["coverage"]))
+    own = config["datasets"][name].get("coverage") or {}
+    for key in COVERAGE_OVERRIDES:
+        if own.get(key):
+            out[key] = int(own[key])
+    for key in COVERAGE_VALIDATION_OVERRIDES:
+        if (own.get("validation") or {}).get(key):
+            out["validation"][key] = int(own["validation"][key])
     return out
 
 

@@ -298,6 +298,8 @@ def render_report(
     provenance: Mapping | None = None,
     thresholds: Sequence[float] = (0, 1, 2),
     skipped: Mapping[str, Sequence[int]] | None = None,
+    sessions: Sequence[str] = (),
+    history: Sequence[str] = (),
 ) -> str:
     """The section ``## Measured data: <dataset>`` of the report (Markdown), as the
     file ``report_measured.md`` holds it (:func:`esize_study.render.registry.section`).
@@ -315,7 +317,11 @@ def render_report(
     headline counts (computed from ``structure``, ``references`` and the coverage rows
     when None); ``provenance`` the dataset's ``provenance.json`` (None: has none);
     ``skipped`` the numbers of builds left out per variant
-    (:func:`esize_study.render.measured_power.skipped_sizes`).
+    (:func:`esize_study.render.measured_power.skipped_sizes`); ``sessions`` the lines of
+    :func:`esize_study.render.measured_sessions.sessions_section` (files with a session
+    level), placed after the known effects on the full data, and ``history`` those of
+    :func:`esize_study.render.measured_history.history_section` (every run of the
+    dataset and its recheck, where it has a ``history.json``), after them.
     """
     cov, verd = known_effect_rows
     if checks is None:
@@ -339,6 +345,8 @@ def render_report(
     out += _dimensioning_section(dimensioning, costs_note)
     out += _false_alarm_section(fa_rows, pool, alpha, var_rows)
     out += _known_effect_section(references, thresholds, alpha)
+    out += list(sessions)
+    out += list(history)
     if cov or skipped:
         out += coverage_power_section(references, cov, verd, thresholds, alpha=alpha,
                                       skipped=skipped or {}, table=_table)

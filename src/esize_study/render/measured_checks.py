@@ -64,6 +64,10 @@ def _rules(alpha: float = 0.05) -> dict[str, str]:
             "subsampled intervals that contain the injected ratio is at least "
             f"{nominal - 100 * COVERAGE_MARGIN:g} %: agree when its 95 % Wilson interval "
             "lies at or above that, disagree when wholly below, undecided when it straddles it"),
+        "session": (
+            "files with a session level: the rules written before those sessions were "
+            "measured (measure/mono/prereg/2026-11-28.md), each judged as written: agree "
+            "when it holds, disagree when it does not"),
     }
 
 

@@ -1,0 +1,157 @@
+"""A fourth level above the build: the measuring session.
+
+A dataset whose files have a ``session`` column (and ``build``, the build's number
+within its session) was measured on several occasions, each with builds of its own
+(``measure/mono``). The paper's three levels stop at the binary; whatever changes
+between sessions and is shared by every process of one (the machine's state, the
+host's load, the page cache) then looks like build-to-build variation when the
+sessions are pooled, and is invisible within one session. This module measures it:
+
+* :func:`session_variances`: :math:`S` and :math:`T^2` of every level of the
+  four-level design session > build > execution > iteration, per file;
+* :func:`session_intervals`: the ratio intervals of known effects within each
+  session (three levels), pooled with the sessions ignored (three levels, every
+  build one unit) and pooled with the session as the top level (four levels);
+* :func:`judge_rules`: the rules ``R1``-``R3`` written before the data
+  (``measure/mono/prereg/2026-11-28.md``), judged on those intervals.
+
+Every function is pure: it takes tidy frames and returns rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from esize import Design, fieller_ci, from_tidy, variance_components
+
+__all__ = [
+    "has_sessions",
+    "four_level",
+    "session_variances",
+    "session_intervals",
+    "binomial_ok",
+    "judge_rules",
+    "SESSION_LEVELS",
+]
+
+#: The four levels, highest first.
+SESSION_LEVELS = ("session", "build", "execution", "iteration")
+
+
+def has_sessions(frame) -> bool:
+    """Whether a raw tidy frame carries the session level (and more than one session)."""
+    return {"session", "build"} <= set(frame.columns) and frame["session"].nunique() > 1
+
+
+def four_level(frame, warmup: int) -> Design:
+    """The wall times as session > build > execution > iteration, warm-up dropped."""
+    f = frame.sort_values(["session", "build", "execution", "iteration"], kind="stable")
+    d = from_tidy(f, ["session", "build", "execution"], value="time", lowest="iteration")
+    return d.trim(warmup)
+
+
+def _three(design: Design) -> Design:
+    """Sessions pooled: every (session, build) one build of a three-level design."""
+    s, b, e, n = design.shape
+    return Design(design.data.reshape(s * b, e, n), ("binary", "execution", "iteration"))
+
+
+def _session(design: Design, k: int) -> Design:
+    return Design(design.data[k], ("binary", "execution", "iteration"))
+
+
+def session_variances(designs: Mapping[str, Design]) -> list[dict]:
+    """Per file: the design, S (% of the mean) and whether T^2 > 0 at every level."""
+    rows = []
+    for name, d in designs.items():
+        vc = variance_components(d)
+        rows.append({"benchmark": name, "design": list(d.shape),
+                     "S_pct": [float(x) for x in vc.S_pct],
+                     "T_positive": [bool(x > 0) for x in vc.T2],
+                     "T_pct": [float(100 * np.sqrt(max(x, 0.0)) / d.mean) for x in vc.T2]})
+    return rows
+
+
+def _row(variant, base, ratio, scope, ci) -> dict:
+    return {"variant": variant, "base": base, "injected": float(ratio), "scope": scope,
+            "estimate": ci.estimate, "lower": ci.lower, "upper": ci.upper,
+            "bounded": ci.bounded, "contains_injected": ci.contains(ratio),
+            "contains_one": ci.contains(1.0)}
+
+
+def session_intervals(designs: Mapping[str, Design], variants: Mapping[str, Mapping],
+                      alpha: float = 0.05) -> list[dict]:
+    """Fieller intervals of ``variant / base`` for every known effect (``variants``:
+    name -> ``{"base": name, "ratio": injected}``): one per session (``scope`` ``s1``,
+    ``s2``, ...), ``pooled-3`` (sessions ignored) and ``pooled-4`` (the session the top
+    level). Sessions are matched by position: both files must have the same number."""
+    rows = []
+    for v, spec in variants.items():
+        b, r = spec["base"], spec["ratio"]
+        dv, db = designs[v], designs[b]
+        if dv.shape[0] != db.shape[0]:
+            raise ValueError(f"{v} and {b} have different numbers of sessions")
+        for k in range(dv.shape[0]):
+            rows.append(_row(v, b, r, f"s{k + 1}",
+                             fieller_ci(_session(db, k), _session(dv, k), alpha=alpha)))
+        rows.append(_row(v, b, r, "pooled-3", fieller_ci(_three(db), _three(dv), alpha=alpha)))
+        rows.append(_row(v, b, r, "pooled-4", fieller_ci(db, dv, alpha=alpha)))
+    return rows
+
+
+def binomial_ok(misses: int, n: int, p: float = 0.05, level: float = 0.05) -> tuple[bool, float]:
+    """Whether ``misses`` of ``n`` intervals of coverage ``1 - p`` are not too many by a
+    one-sided binomial test: ``P(X >= misses) >= level`` for X ~ Binomial(n, p); and
+    that probability."""
+    from scipy.stats import binom
+
+    tail = 1.0 if misses <= 0 else float(binom.sf(misses - 1, n, p))
+    return tail >= level, tail
+
+
+def judge_rules(rows: Sequence[Mapping]) -> list[dict]:
+    """The rules of ``measure/mono/prereg/2026-11-28.md`` on :func:`session_intervals`'
+    rows: one dict per rule with ``rule``, ``holds`` (bool), ``value`` (what was
+    counted) and ``misses`` (the intervals that missed)."""
+    def miss_list(sel, key):
+        return [f"{r['variant']} {r['scope']}: {r['estimate']:.4f} "
+                f"[{r['lower']:.4f}, {r['upper']:.4f}]" for r in sel if not r[key]]
+
+    aa = [r for r in rows if r["injected"] == 1.0]
+    out = []
+    m = miss_list(aa, "contains_one")
+    ok, tail = binomial_ok(len(m), len(aa))
+    out.append({"rule": "R1", "what": "A/A intervals (per session and pooled, three and four "
+                "levels) contain 1", "holds": ok and bool(aa),
+                "value": f"{len(aa) - len(m)} of {len(aa)} contain 1; P(X >= {len(m)}) = {tail:.3f}",
+                "misses": m})
+    top = [r for r in rows if r["scope"] == "pooled-4" and r["injected"] == max(
+        x["injected"] for x in rows)]
+    above = [r for r in top if r["lower"] > 1.0]
+    out.append({"rule": "R2", "what": "the largest known effect's pooled four-level interval "
+                "lies above 1, for every family", "holds": bool(top) and len(above) == len(top),
+                "value": "; ".join(f"{r['variant']}: [{r['lower']:.4f}, {r['upper']:.4f}]"
+                                   for r in top), "misses": [r["variant"] for r in top
+                                                             if r not in above]})
+    within = [r for r in rows if r["scope"].startswith("s")]
+    m = miss_list(within, "contains_injected")
+    ok, tail = binomial_ok(len(m), len(within))
+    out.append({"rule": "R3a", "what": "within-session intervals contain the injected ratio",
+                "holds": ok and bool(within),
+                "value": f"{len(within) - len(m)} of {len(within)}; P(X >= {len(m)}) = {tail:.3f}",
+                "misses": m})
+    four = [r for r in rows if r["scope"] == "pooled-4"]
+    m = miss_list(four, "contains_injected")
+    ok, tail = binomial_ok(len(m), len(four))
+    out.append({"rule": "R3b", "what": "pooled four-level intervals contain the injected ratio",
+                "holds": ok and bool(four),
+                "value": f"{len(four) - len(m)} of {len(four)}; P(X >= {len(m)}) = {tail:.3f}",
+                "misses": m})
+    three = [r for r in rows if r["scope"] == "pooled-3"]
+    m = miss_list(three, "contains_injected")
+    out.append({"rule": "R3c", "what": "pooled three-level intervals contain the injected "
+                "ratio (reported, not judged)", "holds": None,
+                "value": f"{len(three) - len(m)} of {len(three)}", "misses": m})
+    return out
