@@ -135,7 +135,7 @@ def read_conditions(path: str | Path) -> dict:
 
 
 def write_sample(src: str | Path, dst: str | Path, *, shape: tuple[int, int, int] = SAMPLE_SHAPE,
-                 extra: Sequence[str] = ("cpu_time",), copy: Sequence[str] = ("costs.json",)) -> list[Path]:
+                 extra: Sequence[str] = ("cpu_time",), copy: Sequence[str] = ("costs.json", "history.json")) -> list[Path]:
     """Cut a small sample of a measured dataset: the first binaries, executions, iterations.
 
     Parameters
@@ -148,7 +148,7 @@ def write_sample(src: str | Path, dst: str | Path, *, shape: tuple[int, int, int
     extra : sequence of str
         Columns kept beside ``binary, execution, iteration, time`` when present.
     copy : sequence of str
-        Files copied unchanged (the measured costs).
+        Files copied unchanged (the measured costs, the history of its runs).
 
     Returns
     -------
@@ -180,7 +180,7 @@ def write_sample(src: str | Path, dst: str | Path, *, shape: tuple[int, int, int
 
 def write_session_sample(src: str | Path, dst: str | Path, *, builds: int = 2,
                          executions: int = 3, extra: Sequence[str] = ("cpu_time",),
-                         copy: Sequence[str] = ("costs.json",)) -> list[Path]:
+                         copy: Sequence[str] = ("costs.json", "history.json")) -> list[Path]:
     """Cut a small sample of a dataset measured in sessions (files with ``session``
     and ``build`` columns, ``binary`` numbered across sessions): in every session its
     first ``builds`` builds, each with its first ``executions`` executions and every
