@@ -79,7 +79,7 @@ try:
         rules = ses.judge_rules(intervals) if variants else []
         session_lines = sessions_section(ses.session_variances(designs), intervals, rules)
         dataset_checks += session_checks(rules)
-except EsizeError as exc:
+except (EsizeError, ValueError) as exc:  # ValueError: files with unequal session counts
     pl.fail(log, exc)
 pl.write_csv(out.checks, dataset_checks, mc.CHECK_COLUMNS)
 text = render_report(
