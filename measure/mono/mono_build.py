@@ -35,6 +35,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
+from measure import parse_count
 
 HERE = Path(__file__).resolve().parent
 SRC = HERE / "src"
@@ -194,7 +195,7 @@ def build_one(cfg: Mapping, info: Mapping, seed: int, bindir: Path, input_seed: 
     _checked(cmd, bindir, f"build {bindir.name}")
     seconds = time.perf_counter() - t0
     p = _checked(run_command(cfg, info["opt"], "--count"), bindir, f"build {bindir.name}")
-    units, checksum = parse_count(p.stdout, str(bindir))
+    units, checksum = parse_count(p.stdout, str(bindir))  # measure.parse_count
     data = (bindir / "bench.exe").read_bytes()
     return {"benchmark": bench, "opt": info["opt"], "permille": info["permille"], **plan,
             "build_seconds": seconds, "units_per_iteration": units,
@@ -202,13 +203,3 @@ def build_one(cfg: Mapping, info: Mapping, seed: int, bindir: Path, input_seed: 
             "sha256": hashlib.sha256(data).hexdigest(), "size_bytes": len(data),
             "command": shlex.join(cmd)}
 
-
-def parse_count(text: str, what: str) -> tuple[int, str]:
-    """The ``units`` and ``checksum`` lines of a program's output."""
-    import re
-
-    m = re.search(r"^units (\d+)$", text, re.M)
-    c = re.search(r"^checksum ([0-9a-f]{16})$", text, re.M)
-    if not m or not c:
-        raise BuildError(f"{what}: no 'units' and 'checksum' lines in its output")
-    return int(m.group(1)), c.group(1)

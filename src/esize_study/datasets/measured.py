@@ -134,6 +134,16 @@ def read_conditions(path: str | Path) -> dict:
     return {"cpus": cpus, "load": load, "cpu_shares": shares}
 
 
+def _copy_files(src: Path, dst: Path, names: Sequence[str]) -> list[Path]:
+    """Copy the files ``names`` of ``src`` that exist into ``dst``, unchanged."""
+    out = []
+    for name in names:
+        if (src / name).is_file():
+            shutil.copyfile(src / name, dst / name)
+            out.append(dst / name)
+    return out
+
+
 def write_sample(src: str | Path, dst: str | Path, *, shape: tuple[int, int, int] = SAMPLE_SHAPE,
                  extra: Sequence[str] = ("cpu_time",), copy: Sequence[str] = ("costs.json", "history.json")) -> list[Path]:
     """Cut a small sample of a measured dataset: the first binaries, executions, iterations.
@@ -172,11 +182,7 @@ def write_sample(src: str | Path, dst: str | Path, *, shape: tuple[int, int, int
         out = dst / (path.stem + ".parquet")
         write_parquet(out, frame)
         written.append(out)
-    for name in copy:
-        if (src / name).is_file():
-            shutil.copyfile(src / name, dst / name)
-            written.append(dst / name)
-    return written
+    return written + _copy_files(src, dst, copy)
 
 def write_session_sample(src: str | Path, dst: str | Path, *, builds: int = 2,
                          executions: int = 3, extra: Sequence[str] = ("cpu_time",),
@@ -207,11 +213,7 @@ def write_session_sample(src: str | Path, dst: str | Path, *, builds: int = 2,
         out = dst / (path.stem + ".parquet")
         write_parquet(out, frame.reset_index(drop=True))
         written.append(out)
-    for name in copy:
-        if (src / name).is_file():
-            shutil.copyfile(src / name, dst / name)
-            written.append(dst / name)
-    return written
+    return written + _copy_files(src, dst, copy)
 
 
 

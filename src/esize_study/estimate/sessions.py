@@ -32,6 +32,7 @@ __all__ = [
     "session_variances",
     "session_intervals",
     "binomial_ok",
+    "binomial_rule",
     "judge_rules",
     "SESSION_LEVELS",
 ]
@@ -111,6 +112,16 @@ def binomial_ok(misses: int, n: int, p: float = 0.05, level: float = 0.05) -> tu
     return tail >= level, tail
 
 
+def binomial_rule(rule: str, what: str, sel: Sequence[Mapping], misses: list[str],
+                  noun: str = "") -> dict:
+    """A rule judged by :func:`binomial_ok` on the intervals ``sel``, ``misses`` of which
+    missed."""
+    ok, tail = binomial_ok(len(misses), len(sel))
+    return {"rule": rule, "what": what, "holds": ok and bool(sel),
+            "value": f"{len(sel) - len(misses)} of {len(sel)}{noun}; "
+                     f"P(X >= {len(misses)}) = {tail:.3f}", "misses": misses}
+
+
 def judge_rules(rows: Sequence[Mapping]) -> list[dict]:
     """The rules of ``measure/mono/prereg/2026-11-28.md`` on :func:`session_intervals`'
     rows: one dict per rule with ``rule``, ``holds`` (bool), ``value`` (what was
@@ -120,15 +131,10 @@ def judge_rules(rows: Sequence[Mapping]) -> list[dict]:
                 f"[{r['lower']:.4f}, {r['upper']:.4f}]" for r in sel if not r[key]]
 
     aa = [r for r in rows if r["injected"] == 1.0]
-    out = []
-    m = miss_list(aa, "contains_one")
-    ok, tail = binomial_ok(len(m), len(aa))
-    out.append({"rule": "R1", "what": "A/A intervals (per session and pooled, three and four "
-                "levels) contain 1", "holds": ok and bool(aa),
-                "value": f"{len(aa) - len(m)} of {len(aa)} contain 1; P(X >= {len(m)}) = {tail:.3f}",
-                "misses": m})
-    top = [r for r in rows if r["scope"] == "pooled-4" and r["injected"] == max(
-        x["injected"] for x in rows)]
+    out = [binomial_rule("R1", "A/A intervals (per session and pooled, three and four levels) "
+                         "contain 1", aa, miss_list(aa, "contains_one"), " contain 1")]
+    largest = max((r["injected"] for r in rows), default=None)
+    top = [r for r in rows if r["scope"] == "pooled-4" and r["injected"] == largest]
     above = [r for r in top if r["lower"] > 1.0]
     out.append({"rule": "R2", "what": "the largest known effect's pooled four-level interval "
                 "lies above 1, for every family", "holds": bool(top) and len(above) == len(top),
@@ -136,19 +142,11 @@ def judge_rules(rows: Sequence[Mapping]) -> list[dict]:
                                    for r in top), "misses": [r["variant"] for r in top
                                                              if r not in above]})
     within = [r for r in rows if r["scope"].startswith("s")]
-    m = miss_list(within, "contains_injected")
-    ok, tail = binomial_ok(len(m), len(within))
-    out.append({"rule": "R3a", "what": "within-session intervals contain the injected ratio",
-                "holds": ok and bool(within),
-                "value": f"{len(within) - len(m)} of {len(within)}; P(X >= {len(m)}) = {tail:.3f}",
-                "misses": m})
+    out.append(binomial_rule("R3a", "within-session intervals contain the injected ratio",
+                             within, miss_list(within, "contains_injected")))
     four = [r for r in rows if r["scope"] == "pooled-4"]
-    m = miss_list(four, "contains_injected")
-    ok, tail = binomial_ok(len(m), len(four))
-    out.append({"rule": "R3b", "what": "pooled four-level intervals contain the injected ratio",
-                "holds": ok and bool(four),
-                "value": f"{len(four) - len(m)} of {len(four)}; P(X >= {len(m)}) = {tail:.3f}",
-                "misses": m})
+    out.append(binomial_rule("R3b", "pooled four-level intervals contain the injected ratio",
+                             four, miss_list(four, "contains_injected")))
     three = [r for r in rows if r["scope"] == "pooled-3"]
     m = miss_list(three, "contains_injected")
     out.append({"rule": "R3c", "what": "pooled three-level intervals contain the injected "
