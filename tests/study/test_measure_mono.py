@@ -204,3 +204,31 @@ def test_binomial_rule_matches_the_written_numbers():
         assert ok and tail == pytest.approx(p_ok, abs=2e-3)
         ok, tail = ses.binomial_ok(bad_k, n)
         assert not ok and tail == pytest.approx(p_bad, abs=2e-3)
+
+
+def test_sessions_needed_is_the_smallest_number_that_resolves():
+    from scipy.stats import t as student_t
+
+    rng = np.random.default_rng(4)
+    variants = {"aa": {"base": "base", "ratio": 1.0}, "plus3": {"base": "base", "ratio": 1.03}}
+    out = {}
+    for sd in (0.01, 0.03):
+        designs = {"base": ses.four_level(_frame(rng, sd), 2),
+                   "aa": ses.four_level(_frame(rng, sd), 2),
+                   "plus3": ses.four_level(_frame(rng, sd, effect=1.03), 2)}
+        rows = ses.sessions_needed(designs, variants)
+        assert [r["variant"] for r in rows] == ["plus3"]  # no A/A row
+        need = rows[0]["needed"]
+        # a second route: the half-width straight from the session means
+        ma = designs["base"].data.mean(axis=(1, 2, 3))
+        mb = designs["plus3"].data.mean(axis=(1, 2, 3))
+        rel = ma.var(ddof=1) / ma.mean() ** 2 + mb.var(ddof=1) / mb.mean() ** 2
+
+        def h(n):
+            return student_t.ppf(0.975, n - 1) * 1.03 * np.sqrt(rel / n)
+
+        assert h(need) < 0.03 and (need == 2 or h(need - 1) >= 0.03)
+        assert rows[0]["half_width"] == pytest.approx(h(need) / 1.03)
+        out[sd] = need
+    # sessions that move more need more of them
+    assert out[0.03] > out[0.01]

@@ -21,6 +21,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -405,6 +406,20 @@ def test_mono_dataset_reports_its_sessions_and_the_paper_beside_it(ran):
     # the files carry the paper's names, so its Table tVariations sits beside them
     var = pd.read_csv(base / "tables" / "variations.csv")
     assert {"FFT NA", "Rijndael OPT", "TCP"} <= set(var["benchmark"])
+    # coverage on its own data (1 - the A/A false-alarm rate at 0), the stand-in's beside
+    fa = pd.read_csv(base / "sim" / "false_alarm.csv")
+    zero = fa[(fa["threshold_pct"] == 0) & (fa["experiment"] == "fFAFFT")
+              & (fa["method"] == "asymptotic")]
+    real = pd.read_csv(base / "tables" / "real_coverage.csv")
+    mine = real[(real["experiment"] == "fFAFFT") & (real["method"] == "asymptotic")]
+    merged = zero.merge(mine, on=["benchmark", "binaries"])
+    assert len(merged) == len(zero) > 0
+    np.testing.assert_allclose(merged["coverage"], 1 - merged["rate"])
+    beside = pd.read_csv(base / "tables" / "real_coverage_beside.csv")
+    assert len(beside) > 0 and set(beside["benchmark"]) <= set(real["benchmark"])
+    assert (base / "real_coverage" / "fCOVReal.png").stat().st_size > 0
+    assert "7. Coverage on the measured data, beside the stand-in" in md
+    assert "what the stand-in predicted" in md and "](real_coverage/fCOVReal.png)" in md
     # the measured dataset's history part (runs 1-4) is there too
     c_page = (ran / "results-test" / "measured-x86_64" / "report_measured.md").read_text()
     assert "### Its history: every run, the recheck, the session finding" in c_page

@@ -128,3 +128,37 @@ rule measured_report:
 
 
 register_targets("measured_report", lambda d: per_dataset(d) if d in MEASURED else None)
+
+
+# Coverage measured on a measured dataset's own pool (one minus the A/A false-alarm
+# rate at threshold 0), beside the same simulation on the stand-in's pool where the
+# configuration has a stand-in whose benchmarks share names with the dataset's.
+STANDIN = next((d for d in DATASETS if dataset_kind(d) == "standin"), None)
+
+
+rule real_coverage:
+    input:
+        measured=f"{RESULTS}/{{dataset}}/sim/false_alarm.csv",
+        standin=lambda wc: [f"{RESULTS}/{STANDIN}/sim/false_alarm.csv"] if STANDIN else [],
+    output:
+        md=f"{RESULTS}/{{dataset}}/report_real_coverage.md",
+        csv=f"{RESULTS}/{{dataset}}/tables/real_coverage.csv",
+        beside=f"{RESULTS}/{{dataset}}/tables/real_coverage_beside.csv",
+        figures=[f"{RESULTS}/{{dataset}}/real_coverage/fCOVReal.{e}" for e in ("png", "pdf")],
+    params:
+        standin=STANDIN,
+        alpha=config["false_alarm"]["alpha"],
+        figure="real_coverage/fCOVReal.png",
+        sizes=[2, 3, 5, 10, 20, 30],
+        code=code_of("real_coverage.py"),
+    log:
+        f"{LOGS}/{{dataset}}/real_coverage.log",
+    benchmark:
+        f"{LOGS}/{{dataset}}/real_coverage.benchmark.tsv"
+    conda:
+        "../envs/esize.yaml"
+    script:
+        "../scripts/real_coverage.py"
+
+
+register_targets("real_coverage", lambda d: per_dataset(d) if d in MEASURED else None)

@@ -18,6 +18,9 @@ rule report:
         measured=lambda wc: (
             [f"{RESULTS}/{wc.dataset}/report_measured.md"] if wc.dataset in MEASURED else []
         ),
+        real_coverage=lambda wc: (
+            [f"{RESULTS}/{wc.dataset}/report_real_coverage.md"] if wc.dataset in MEASURED else []
+        ),
         measured_checks=lambda wc: (
             [f"{RESULTS}/{wc.dataset}/tables/measured_checks.csv"]
             if wc.dataset in MEASURED

@@ -7,7 +7,8 @@ import pandas as pd
 from esize import EsizeError
 from esize_study.datasets import files as pl
 from esize_study.datasets.costs import dataset_costs
-from esize_study.datasets.measured import read_conditions, read_measured, read_provenance
+from esize_study.datasets.measured import (read_conditions, read_measured, read_provenance,
+                                          session_minutes)
 from esize_study.datasets.settings import dataset_settings, known_effects
 from esize_study.estimate import sessions as ses
 from esize_study.estimate.precision import DIMENSIONING_COLUMNS, dimensioning_rows
@@ -77,7 +78,9 @@ try:
                     for k in ke.values()}
         intervals = ses.session_intervals(designs, variants, alpha=p.alpha)
         rules = ses.judge_rules(intervals) if variants else []
-        session_lines = sessions_section(ses.session_variances(designs), intervals, rules)
+        needed = ses.sessions_needed(designs, variants, alpha=p.alpha)
+        session_lines = sessions_section(ses.session_variances(designs), intervals, rules,
+                                         needed, session_minutes(path))
         dataset_checks += session_checks(rules)
 except (EsizeError, ValueError) as exc:  # ValueError: files with unequal session counts
     pl.fail(log, exc)

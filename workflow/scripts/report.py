@@ -45,7 +45,8 @@ if data:  # a dataset without the paper's benchmarks has no row here: no empty t
     sections["data"] = rs.data_section(data, shape)
 # the sections written by their own rules, under their titles (render.registry.section)
 for key, path in (("false_alarms", inp.false_alarms), ("coverage", inp.coverage),
-                  *(("measured", m) for m in getattr(inp, "measured", []))):
+                  *(("measured", m) for m in getattr(inp, "measured", [])),
+                  *(("real_coverage", m) for m in getattr(inp, "real_coverage", []))):
     with open(path) as fh:
         sections[key] = section_body(fh.read(), key, dataset=dataset)
 records = data + examples + precision + fa + cov

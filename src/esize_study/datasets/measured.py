@@ -29,6 +29,7 @@ __all__ = [
     "MeasuredFile",
     "read_measured",
     "read_conditions",
+    "session_minutes",
     "read_provenance",
     "write_sample",
     "write_session_sample",
@@ -108,6 +109,24 @@ def read_provenance(path: str | Path) -> dict:
     except (OSError, ValueError):
         return {}
     return prov if isinstance(prov, dict) else {}
+
+
+def session_minutes(path: str | Path) -> float | None:
+    """The mean length in minutes of a measured dataset's sessions, builds included
+    (``sessions/*/session.json``: ``builds_started`` to ``finished``), or None when the
+    directory records none."""
+    from datetime import datetime
+
+    spans = []
+    for f in sorted(Path(path).glob("sessions/*/session.json")):
+        try:
+            info = json.loads(f.read_text(encoding="utf-8"))
+            t0 = datetime.fromisoformat(info["builds_started"])
+            t1 = datetime.fromisoformat(info["finished"])
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        spans.append((t1 - t0).total_seconds() / 60)
+    return sum(spans) / len(spans) if spans else None
 
 
 def read_conditions(path: str | Path) -> dict:

@@ -31,6 +31,7 @@ __all__ = [
     "four_level",
     "session_variances",
     "session_intervals",
+    "sessions_needed",
     "binomial_ok",
     "binomial_rule",
     "judge_rules",
@@ -99,6 +100,53 @@ def session_intervals(designs: Mapping[str, Design], variants: Mapping[str, Mapp
                              fieller_ci(_session(db, k), _session(dv, k), alpha=alpha)))
         rows.append(_row(v, b, r, "pooled-3", fieller_ci(_three(db), _three(dv), alpha=alpha)))
         rows.append(_row(v, b, r, "pooled-4", fieller_ci(db, dv, alpha=alpha)))
+    return rows
+
+
+def sessions_needed(designs: Mapping[str, Design], variants: Mapping[str, Mapping],
+                    alpha: float = 0.05, most: int = 200) -> list[dict]:
+    r"""How many sessions the pooled four-level interval of each known effect (not the
+    A/A ones) would need to lie above 1 (or below, for a ratio under 1), projected from
+    the data.
+
+    The four-level interval rests on the sessions' means: its variance is
+    :math:`S_1^2 / n` for :math:`n` sessions, with :math:`S_1^2` the variance of the
+    session means (level 1's :math:`S^2`, which already carries every lower level's
+    share for the builds, executions and iterations a session has). Keeping each
+    session as it was measured and the ratio at the injected :math:`r`, the delta
+    method gives the half-width
+
+    .. math::
+
+        h(n) = t_{1-\alpha/2,\,n-1}\; r \sqrt{\frac{S^2_{1,A}}{n \bar y_A^2}
+               + \frac{S^2_{1,B}}{n \bar y_B^2}},
+
+    and the answer is the smallest :math:`n \ge 2` with :math:`|r - 1| > h(n)`
+    (``None`` above ``most``). It is a projection: the session variance is itself
+    estimated from few sessions.
+
+    Returns
+    -------
+    list of dict
+        ``variant``, ``base``, ``injected``, ``sessions`` (measured), ``needed`` and
+        the projected ``half_width`` (relative) at that number.
+    """
+    from scipy.stats import t as student_t
+
+    rows = []
+    for v, spec in variants.items():
+        r = float(spec["ratio"])
+        if r == 1.0:
+            continue
+        a, b = variance_components(designs[spec["base"]]), variance_components(designs[v])
+        rel = a.S2[0] / a.mean ** 2 + b.S2[0] / b.mean ** 2
+        n = np.arange(2, most + 1)
+        h = student_t.ppf(1 - alpha / 2, n - 1) * r * np.sqrt(rel / n)
+        ok = np.flatnonzero(abs(r - 1) > h)
+        need = int(n[ok[0]]) if ok.size else None
+        rows.append({"variant": v, "base": spec["base"], "injected": r,
+                     "sessions": int(designs[v].shape[0]), "needed": need,
+                     "half_width": float(h[ok[0]] / r) if ok.size else None})
     return rows
 
 

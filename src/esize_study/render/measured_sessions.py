@@ -30,8 +30,11 @@ def _ci(r: Mapping) -> str:
 
 
 def sessions_section(variances: Sequence[Mapping], intervals: Sequence[Mapping],
-                     rules: Sequence[Mapping]) -> list[str]:
-    """Markdown lines; empty when there is nothing to show."""
+                     rules: Sequence[Mapping], needed: Sequence[Mapping] = (),
+                     session_minutes: float | None = None) -> list[str]:
+    """Markdown lines; empty when there is nothing to show. ``needed``: rows of
+    :func:`esize_study.estimate.sessions.sessions_needed`; ``session_minutes``: the
+    measured length of one session, when known."""
     if not variances:
         return []
     n_sessions = variances[0]["design"][0]
@@ -76,6 +79,21 @@ def sessions_section(variances: Sequence[Mapping], intervals: Sequence[Mapping],
                     f"{min(widths):.1f} to {max(widths):.1f} times as wide as the pooled "
                     "three-level one on the same rows; what it buys is an interval whose "
                     "width includes whatever moves a whole session."]
+    if needed:
+        each = (f" (at about {session_minutes:.0f} min of measuring a session, "
+                if session_minutes else " (")
+        parts = []
+        for r in needed:
+            if r["needed"] is None:
+                parts.append(f"{r['variant']} / {r['base']}: more than 200")
+            else:
+                cost = (f", about {r['needed'] * session_minutes / 60:.1f} h"
+                        if session_minutes else "")
+                parts.append(f"{r['variant']} / {r['base']}: {r['needed']}{cost}")
+        out += ["", "Sessions the four-level interval would need to exclude 1, projected from "
+                "the spread of the session means measured here, each session as measured and "
+                f"the ratio at its injected value{each}a projection, since that spread rests "
+                f"on {n_sessions} sessions): " + "; ".join(parts) + "."]
     if rules:
         out += ["", f"The rules, written and committed before the sessions were measured "
                 f"(`{PREREG}`), judged:", ""]

@@ -31,6 +31,7 @@ ORDER: tuple[tuple[str, int | None], ...] = (
     ("false_alarms", 4),
     ("coverage", 5),
     ("measured", 6),
+    ("real_coverage", 7),
 )
 
 _TEMPLATE = Path(__file__).with_name("report.md.j2")
