@@ -224,7 +224,7 @@ def test_sessions_needed_is_the_smallest_number_that_resolves():
         mb = designs["plus3"].data.mean(axis=(1, 2, 3))
         rel = ma.var(ddof=1) / ma.mean() ** 2 + mb.var(ddof=1) / mb.mean() ** 2
 
-        def h(n):
+        def h(n, rel=rel):
             return student_t.ppf(0.975, n - 1) * 1.03 * np.sqrt(rel / n)
 
         assert h(need) < 0.03 and (need == 2 or h(need - 1) >= 0.03)

@@ -7,8 +7,12 @@ import pandas as pd
 from esize import EsizeError
 from esize_study.datasets import files as pl
 from esize_study.datasets.costs import dataset_costs
-from esize_study.datasets.measured import (read_conditions, read_measured, read_provenance,
-                                          session_minutes)
+from esize_study.datasets.measured import (
+    read_conditions,
+    read_measured,
+    read_provenance,
+    session_minutes,
+)
 from esize_study.datasets.settings import dataset_settings, known_effects
 from esize_study.estimate import sessions as ses
 from esize_study.estimate.precision import DIMENSIONING_COLUMNS, dimensioning_rows
@@ -19,9 +23,9 @@ from esize_study.knowneffect.records import read_tables
 from esize_study.render import measured_checks as mc
 from esize_study.render.knowneffect import render_markdown
 from esize_study.render.measured import render_report
+from esize_study.render.measured_history import history_section, read_history
 from esize_study.render.measured_power import skipped_sizes
 from esize_study.render.measured_results import conditions_note, costs_note
-from esize_study.render.measured_history import history_section, read_history
 from esize_study.render.measured_sessions import session_checks, sessions_section
 
 log = pl.script_logging(snakemake.log[0])  # noqa: F821
