@@ -418,12 +418,19 @@ def test_mono_dataset_reports_its_sessions_and_the_paper_beside_it(ran):
     beside = pd.read_csv(base / "tables" / "real_coverage_beside.csv")
     assert len(beside) > 0 and set(beside["benchmark"]) <= set(real["benchmark"])
     assert (base / "real_coverage" / "fCOVReal.png").stat().st_size > 0
-    assert "7. Coverage on the measured data, beside the stand-in" in md
+    assert "## 7. Coverage on the measured data by subsampling (fCOV, fCOVR)" in md
     assert "what the stand-in predicted" in md and "](real_coverage/fCOVReal.png)" in md
     # the measured dataset's history part (runs 1-4) is there too
     c_page = (ran / "results-test" / "measured-x86_64" / "report_measured.md").read_text()
     assert "### Its history: every run, the recheck, the session finding" in c_page
     assert "Of the 24 intervals, 4 miss the injected ratio." in c_page
+    # its benchmarks (fft, cipher...) share no name with the stand-in's: nothing beside
+    c_md = (ran / "results-test" / "measured-x86_64" / "report.md").read_text()
+    assert "## 7. Coverage on the measured data by subsampling" in c_md
+    assert "what the stand-in predicted" not in c_md
+    c_beside = pd.read_csv(ran / "results-test" / "measured-x86_64" / "tables"
+                           / "real_coverage_beside.csv")
+    assert c_beside.empty and "standin" in c_beside.columns
 
 
 def test_measured_dataset_uses_its_own_sizes_and_joins_the_report(ran):

@@ -196,8 +196,7 @@ SECTIONS: dict[str, str] = {
     "false_alarms": f"False alarms (Figures {', '.join((FA_FFT, FA_2L, FA_BOOT))})",
     "coverage": f"Coverage (Figures {', '.join((COV, COV_GRID, COV_R, COV_RS_GRID))})",
     "measured": "Measured data: {dataset}",
-    "real_coverage": "Coverage on the measured data, beside the stand-in (fCOV, fCOVR by "
-                     "subsampling)",
+    "real_coverage": "Coverage on the measured data by subsampling (fCOV, fCOVR)",
 }
 
 
