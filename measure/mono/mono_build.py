@@ -195,7 +195,7 @@ def build_one(cfg: Mapping, info: Mapping, seed: int, bindir: Path, input_seed: 
     _checked(cmd, bindir, f"build {bindir.name}")
     seconds = time.perf_counter() - t0
     p = _checked(run_command(cfg, info["opt"], "--count"), bindir, f"build {bindir.name}")
-    units, checksum = parse_count(p.stdout, str(bindir))  # measure.parse_count
+    units, checksum = parse_count(p.stdout, str(bindir))
     data = (bindir / "bench.exe").read_bytes()
     return {"benchmark": bench, "opt": info["opt"], "permille": info["permille"], **plan,
             "build_seconds": seconds, "units_per_iteration": units,

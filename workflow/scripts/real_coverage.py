@@ -11,11 +11,18 @@ from esize_study.render.registry import section
 log = pl.script_logging(snakemake.log[0])  # noqa: F821
 inp, out, p = snakemake.input, snakemake.output, snakemake.params  # noqa: F821
 dataset = snakemake.wildcards.dataset  # noqa: F821
-try:
-    measured = real.real_coverage(pd.read_csv(inp.measured))
-    standin = real.real_coverage(pd.read_csv(inp.standin[0])) if inp.standin else None
-except ValueError as exc:
-    pl.fail(log, ValueError(f"{inp.measured}: {exc}"))
+
+
+def coverage_of(path):
+    """:func:`real.real_coverage` of one false-alarm table; a bad one ends in one line."""
+    try:
+        return real.real_coverage(pd.read_csv(path))
+    except ValueError as exc:
+        pl.fail(log, ValueError(f"{path}: {exc}"))
+
+
+measured = coverage_of(inp.measured)
+standin = coverage_of(inp.standin[0]) if inp.standin else None
 beside = real.side_by_side(measured, standin) if standin is not None else None
 if beside is not None and beside.empty:  # no benchmark name in common
     standin, beside = None, None

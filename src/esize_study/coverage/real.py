@@ -236,21 +236,19 @@ def section_markdown(measured: pd.DataFrame, beside: pd.DataFrame | None, *,
         lines += ["Coverage of 1 in % (measured, and the stand-in's in brackets where it "
                   "was simulated), k builds per system:", "",
                   "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        key = ["benchmark", "method", "size"]
+        mine = dict(zip(tab[key].itertuples(index=False, name=None), tab["coverage"]))
+        theirs = {} if beside is None else dict(zip(
+            beside.loc[beside["experiment"] == "fFAFFT", key].itertuples(index=False, name=None),
+            beside.loc[beside["experiment"] == "fFAFFT", "standin"]))
         for b, g in tab.groupby("benchmark", sort=False):
             cells = [b, str(int(g["executions"].iloc[0]))]
             for k in shown:
                 for method in ("asymptotic", "bootstrap"):
-                    r = g[(g["size"] == k) & (g["method"] == method)]
-                    if r.empty:
-                        cells.append("")
-                        continue
-                    txt = _pct(float(r["coverage"].iloc[0]))
-                    if beside is not None:
-                        o = beside[(beside["benchmark"] == b) & (beside["experiment"] == "fFAFFT")
-                                   & (beside["method"] == method) & (beside["size"] == k)]
-                        if not o.empty:
-                            txt += f" ({_pct(float(o['standin'].iloc[0]))})"
-                    cells.append(txt)
+                    c = mine.get((b, method, k))
+                    o = theirs.get((b, method, k))
+                    cells.append("" if c is None else _pct(float(c))
+                                 + ("" if o is None else f" ({_pct(float(o))})"))
             lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
     return "\n".join(lines) + "\n"

@@ -133,15 +133,21 @@ def sessions_needed(designs: Mapping[str, Design], variants: Mapping[str, Mappin
     """
     from scipy.stats import t as student_t
 
+    rel_var: dict[str, float] = {}  # S_1^2 / mean^2 per file, each base computed once
+
+    def rel(name: str) -> float:
+        if name not in rel_var:
+            vc = variance_components(designs[name])
+            rel_var[name] = float(vc.S2[0] / vc.mean ** 2)
+        return rel_var[name]
+
     rows = []
     for v, spec in variants.items():
         r = float(spec["ratio"])
         if r == 1.0:
             continue
-        a, b = variance_components(designs[spec["base"]]), variance_components(designs[v])
-        rel = a.S2[0] / a.mean ** 2 + b.S2[0] / b.mean ** 2
         n = np.arange(2, most + 1)
-        h = student_t.ppf(1 - alpha / 2, n - 1) * r * np.sqrt(rel / n)
+        h = student_t.ppf(1 - alpha / 2, n - 1) * r * np.sqrt((rel(spec["base"]) + rel(v)) / n)
         ok = np.flatnonzero(abs(r - 1) > h)
         need = int(n[ok[0]]) if ok.size else None
         rows.append({"variant": v, "base": spec["base"], "injected": r,
