@@ -3,7 +3,8 @@ iteration). See measure/mono/README.md.
 
     python measure/mono/mono.py pilot CONFIG [--force]     # pilot and design (once)
     python measure/mono/mono.py plan CONFIG                # the design again from the pilot
-    python measure/mono/mono.py session CONFIG [--force]   # one more session, appended
+    python measure/mono/mono.py session CONFIG [--force] [--families F,..]
+                                                           # one more session, appended
     python measure/mono/mono.py collect CONFIG             # the dataset's files again
     python measure/mono/mono.py check-config CONFIG
 
@@ -32,7 +33,7 @@ import measure as M  # noqa: E402
 import measure_guard as G  # noqa: E402
 import measure_sizing as Z  # noqa: E402
 import mono_build as B  # noqa: E402
-from mono_collect import cmd_collect, out_dir, sessions_done  # noqa: E402
+from mono_collect import BUILDS_FILE, cmd_collect, out_dir, sessions_done, write_builds  # noqa: E402
 
 SEED_KEYS = {"input": 0, "build": 1, "schedule": 2, "environment": 3, "pilot": 4,
              "build_order": 5}
@@ -329,8 +330,23 @@ def make_design(cfg: Mapping, pilot: Mapping) -> dict:
 # -- a session ---------------------------------------------------------------------------
 
 
-def cmd_session(cfg: dict, force: bool, log) -> int:
-    """Measure one more session of every set and append it; the session's number."""
+def session_sets(cfg: Mapping, families: Sequence[str] | None) -> dict[str, dict]:
+    """The sets a session measures: every set, or only those of ``families`` (a base
+    set and its known-effect variants share the family of the base's name)."""
+    all_sets = B.sets(cfg)
+    if not families:
+        return all_sets
+    known = sorted({i["family"] for i in all_sets.values()})
+    bad = [f for f in families if f not in known]
+    if bad:
+        raise M.MeasureError(f"--families: {bad[0]!r} is not a family of this "
+                             f"configuration (known: {', '.join(known)})")
+    return {s: i for s, i in all_sets.items() if i["family"] in families}
+
+
+def cmd_session(cfg: dict, force: bool, log, families: Sequence[str] | None = None) -> int:
+    """Measure one more session of every set (or of ``families``' sets only) and
+    append it; the session's number."""
     import pandas as pd
 
     design_path = out_dir(cfg) / "design.json"
@@ -346,9 +362,9 @@ def cmd_session(cfg: dict, force: bool, log) -> int:
     dropped = drop_caches()
     pre = _preflight(cfg, force)
     speed_before = speed_probe()
+    all_sets = session_sets(cfg, families)
     root = Path(cfg["build_dir"]) / f"s{session:02d}"
     shutil.rmtree(root, ignore_errors=True)
-    all_sets = B.sets(cfg)
     units = [(s, b) for s in all_sets for b in range(1, design[s]["builds"] + 1)]
     order = _rng(cfg, SEED_KEYS["build_order"], session).permutation(len(units))
     records: dict[str, dict[int, dict]] = {s: {} for s in all_sets}
@@ -366,7 +382,8 @@ def cmd_session(cfg: dict, force: bool, log) -> int:
             raise M.MeasureError(f"{s}: builds of session {session} differ in their work")
     M._log(log, f"session {session}: {len(units)} builds ({built0} to {built1})", echo=True)
     jobs = _schedule(cfg, units, {s: design[s]["executions"] for s in all_sets}, (session,))
-    info = {"session": session, "started": M._now(), "loadavg_before": list(os.getloadavg())}
+    info = {"session": session, "sets": list(all_sets), "started": M._now(),
+            "loadavg_before": list(os.getloadavg())}
     t0 = time.perf_counter()
     done, stats = _guarded(cfg, jobs, dirs, infos, lambda j: design[j["set"]]["iterations"], log)
     info.update({"finished": M._now(), "loadavg_after": list(os.getloadavg()),
@@ -381,7 +398,7 @@ def cmd_session(cfg: dict, force: bool, log) -> int:
     for s in all_sets:
         part = frame[frame["set"] == s].drop(columns=["set"]).reset_index(drop=True)
         M._write_parquet(sdir / f"{s}.parquet", part)
-    M._write_json(sdir / "builds.json", {"session": session, "builds": [
+    write_builds(sdir / BUILDS_FILE, {"session": session, "builds": [
         records[s][b] for s in all_sets for b in sorted(records[s])]})
     M._write_json(sdir / "session.json", info)  # last: marks the session complete
     shutil.rmtree(root, ignore_errors=True)
@@ -403,6 +420,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("step", choices=["pilot", "plan", "session", "collect", "check-config"])
     ap.add_argument("config")
     ap.add_argument("--force", action="store_true", help="measure even on a busy machine")
+    ap.add_argument("--families", default="", metavar="F,..",
+                    help="session: measure only these families' sets (e.g. fftna,rijndael: "
+                         "each base set and its known-effect variants)")
     a = ap.parse_args(argv)
     try:
         cfg = load(a.config)
@@ -435,7 +455,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             M._write_json(out_dir(cfg) / "design.json", pilot["plan"])
             print(f"measure: planned: {out_dir(cfg)}/design.json", file=sys.stderr)
         elif a.step == "session":
-            k = cmd_session(cfg, a.force, log)
+            families = [f for f in a.families.split(",") if f] or None
+            try:
+                session_sets(cfg, families)
+            except M.MeasureError as exc:
+                print(f"esize: error: {exc}", file=sys.stderr)
+                return 2
+            k = cmd_session(cfg, a.force, log, families)
             collect(cfg)
             print(f"measure: session {k} done: {out_dir(cfg)}", file=sys.stderr)
         else:

@@ -3,6 +3,7 @@ collect``; ``mono.py session`` ends with it). See measure/mono/README.md."""
 
 from __future__ import annotations
 
+import gzip
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -10,6 +11,25 @@ from pathlib import Path
 import measure as M
 import mono_build as B
 import numpy as np
+
+#: Each session's build records (gzip-compressed JSON: one copy of each record, about a
+#: sixth of the plain size; sessions 1-5 were first written as plain ``builds.json``).
+BUILDS_FILE = "builds.json.gz"
+
+
+def write_builds(path: Path, obj) -> None:
+    """``obj`` as JSON, gzip-compressed with no name or time in the header (the same
+    records give the same bytes)."""
+    text = (json.dumps(obj, indent=1) + "\n").encode()
+    M._atomic_bytes(path, gzip.compress(text, compresslevel=9, mtime=0))
+
+
+def read_builds(sdir: Path) -> dict:
+    """A session's build records (``builds.json.gz``, or a plain ``builds.json``)."""
+    gz = sdir / BUILDS_FILE
+    if gz.exists():
+        return json.loads(gzip.decompress(gz.read_bytes()))
+    return json.loads((sdir / "builds.json").read_text())
 
 
 def out_dir(cfg: Mapping) -> Path:
@@ -36,8 +56,10 @@ def software(cfg: Mapping) -> dict:
 
 def cmd_collect(cfg: Mapping, input_seed: int, seed_keys: str) -> Path:
     """Join every session into one file per set (``session``, ``build`` within the
-    session, ``binary`` numbered across sessions), with builds.json, costs.json,
-    provenance.json and PROVENANCE.md. Rewrites only these joined files."""
+    session, ``binary`` numbered across sessions), with costs.json, provenance.json and
+    PROVENANCE.md. Rewrites only these joined files. A session may have measured some
+    sets only (``mono.py session --families``): each set joins the sessions that
+    measured it. Build records stay in the sessions (``sessions/sNN/builds.json.gz``)."""
     import pandas as pd
 
     out = out_dir(cfg)
@@ -50,12 +72,14 @@ def cmd_collect(cfg: Mapping, input_seed: int, seed_keys: str) -> Path:
     for k in done:
         sdir = out / "sessions" / f"s{k:02d}"
         info = json.loads((sdir / "session.json").read_text())
-        if info["design"] != {s: design[s] for s in all_sets}:
+        measured = info.get("sets", list(all_sets))
+        if not set(measured) <= set(all_sets) or \
+                info["design"] != {s: design[s] for s in measured}:
             raise M.MeasureError(f"{sdir}: measured with another design than design.json")
         infos.append(info)
-        for r in json.loads((sdir / "builds.json").read_text())["builds"]:
+        for r in read_builds(sdir)["builds"]:
             builds[r["set"]].append(r)
-        for s in all_sets:
+        for s in measured:
             f = pd.read_parquet(sdir / f"{s}.parquet").rename(columns={"binary": "build"})
             f.insert(2, "binary", (k - 1) * design[s]["builds"] + f["build"])
             frames[s].append(f)
@@ -67,7 +91,7 @@ def cmd_collect(cfg: Mapping, input_seed: int, seed_keys: str) -> Path:
         M._write_parquet(out / f"{all_sets[s]['file']}.parquet", f)
     recs = {s: [{**r, "binary": (r["session"] - 1) * design[s]["builds"] + r["build"]}
                 for r in builds[s]] for s in all_sets}
-    M._write_json(out / "builds.json", {"sets": recs})
+    (out / "builds.json").unlink(missing_ok=True)  # written by earlier versions
     # costs by file name: what the study calls each benchmark
     whole = pd.concat([f.assign(set=all_sets[s]["file"]) for s, f in joined.items()],
                       ignore_index=True)
@@ -147,13 +171,18 @@ def provenance_markdown(prov: Mapping, joined: Mapping) -> str:
         lines.append(f"| `{i['file']}.parquet` | {i['paper'] or '-'} | {opt if i['opt'] else 'default'} "
                      f"| {i['permille'] / 10:g} % | {d['builds']} x {d['executions']} x "
                      f"{d['iterations']} | {f['session'].nunique()} | {len(f)} |")
-    lines += ["", "## Sessions", "", "| session | measured (UTC) | processes | discarded "
-              "and rerun | unclean | page cache dropped | load before / after | numpy "
-              "normal ns before / after |", "|---|---|---|---|---|---|---|---|"]
+    lines += ["", "## Sessions", "", "| session | measured (UTC) | sets | processes | "
+              "discarded and rerun | unclean | page cache dropped | load before / after | "
+              "numpy normal ns before / after |", "|---|---|---|---|---|---|---|---|---|"]
+    every = len(prov["sets"])
     for i in prov["sessions"]:
         g = i["guard"]
+        measured = i.get("sets", list(prov["sets"]))
+        fams = sorted({prov["sets"][s]["family"] for s in measured})
+        sets = f"all {every}" if len(measured) == every else \
+            f"{len(measured)}: families {', '.join(fams)}"
         lines.append(
-            f"| {i['session']} | {i['started'][:19]} to {i['finished'][11:19]} | "
+            f"| {i['session']} | {i['started'][:19]} to {i['finished'][11:19]} | {sets} | "
             f"{g['processes']} | {g['discarded']} | {g['unclean']} | "
             f"{'yes' if i['page_cache_dropped'] else 'no'} | {i['loadavg_before'][0]:.2f} / "
             f"{i['loadavg_after'][0]:.2f} | {i['speed_before']['numpy_normal_ns']:.2f} / "

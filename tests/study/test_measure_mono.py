@@ -3,7 +3,8 @@ four-level analysis of sessions (esize_study.estimate.sessions).
 
 The tiny run builds and runs real C# programs on Mono: a pilot and two sessions of
 FFT NA (default and -O=all, and a +3 % variant) and TCP Ping, 2 builds x 2 processes x
-4 iterations each, in a temporary directory. It needs ``mono`` and ``mcs`` (Debian:
+4 iterations each, then a third session of the FFT NA family only (``--families``), in
+a temporary directory. It needs ``mono`` and ``mcs`` (Debian:
 mono-runtime, mono-mcs; ``.ci/run`` installs them as root) and skips with that reason
 elsewhere. It runs with ``--force``: the guard records every process but refuses
 nothing, so a busy CI machine does not fail the test (the refusal itself is tested on
@@ -12,6 +13,7 @@ the C measurement, which shares the guard).
 
 from __future__ import annotations
 
+import gzip
 import importlib.util
 import json
 import shutil
@@ -44,14 +46,15 @@ def _module(name: str):
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
-    """A pilot and two sessions of the tiny configuration; (directory, config, data)."""
+    """A pilot, two sessions and one of the ``fftna`` family of the tiny configuration;
+    (directory, config, data)."""
     if not HAVE_MONO:
         pytest.skip("needs mono and mcs (Debian: apt-get install mono-runtime mono-mcs)")
     wd = tmp_path_factory.mktemp("mono")
     cfg_path = str(MONO / "config-tiny.yaml")
-    for step in ("pilot", "session", "session"):
-        p = subprocess.run([sys.executable, str(MONO / "mono.py"), step, cfg_path, "--force"],
-                           cwd=wd, capture_output=True, text=True, timeout=300)
+    for step in (["pilot"], ["session"], ["session"], ["session", "--families", "fftna"]):
+        p = subprocess.run([sys.executable, str(MONO / "mono.py"), step[0], cfg_path, "--force",
+                            *step[1:]], cwd=wd, capture_output=True, text=True, timeout=300)
         assert p.returncode == 0, p.stderr[-2000:]
     mono = _module("mono")
     cfg = mono.load(cfg_path)
@@ -65,16 +68,36 @@ def test_sessions_are_appended_and_joined(tiny):
     design = json.loads((data / "design.json").read_text())["sets"]
     f = pd.read_parquet(data / "FFT NA.parquet")
     b, e, n = (design["fftna"][k] for k in ("builds", "executions", "iterations"))
-    assert sorted(f["session"].unique()) == [1, 2]
+    assert sorted(f["session"].unique()) == [1, 2, 3]
     assert f.groupby(["session", "build", "execution"]).size().eq(n).all()
     assert f.groupby("session")["build"].nunique().eq(b).all()
     # builds numbered across sessions: session 2's build 1 is binary b + 1
-    assert sorted(f["binary"].unique()) == list(range(1, 2 * b + 1))
+    assert sorted(f["binary"].unique()) == list(range(1, 3 * b + 1))
     assert (f["binary"] == (f["session"] - 1) * b + f["build"]).all()
     assert f.groupby("binary")["execution"].nunique().eq(e).all()
     assert (f["time"] > 0).all() and f["clean"].dtype == bool
     # the first session's files are as written: the second session did not touch them
     assert json.loads(s1)["session"] == 1
+    # session 3 measured the fftna family only: its base and variant, not -opt or tcp
+    s3 = json.loads((data / "sessions" / "s03" / "session.json").read_text())
+    assert s3["sets"] == ["fftna", "fftna-plus3"] and set(s3["design"]) == set(s3["sets"])
+    assert sorted(p.stem for p in (data / "sessions" / "s03").glob("*.parquet")) == s3["sets"]
+    for name, sessions in (("FFT NA plus3", [1, 2, 3]), ("FFT NA OPT", [1, 2]),
+                           ("TCP", [1, 2])):
+        assert sorted(pd.read_parquet(data / f"{name}.parquet")["session"].unique()) == sessions
+    assert "| 3 |" in (data / "PROVENANCE.md").read_text()
+    assert "2: families fftna |" in (data / "PROVENANCE.md").read_text()
+
+
+def test_an_unknown_family_is_one_line(tiny):
+    wd, cfg, data = tiny
+    before = sorted(p.name for p in (data / "sessions").iterdir())
+    p = subprocess.run([sys.executable, str(MONO / "mono.py"), "session",
+                        str(MONO / "config-tiny.yaml"), "--force", "--families", "fftna,nosuch"],
+                       cwd=wd, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "'nosuch'" in p.stderr
+    assert "fftna, fftna-opt, tcp, tcp-opt" in p.stderr and "Traceback" not in p.stderr
+    assert sorted(p.name for p in (data / "sessions").iterdir()) == before
 
 
 def test_the_study_reads_four_levels(tiny):
@@ -82,12 +105,33 @@ def test_the_study_reads_four_levels(tiny):
     f = pd.read_parquet(data / "TCP OPT.parquet")
     d = ses.four_level(f, 1)
     assert d.levels == ses.SESSION_LEVELS and d.shape[0] == 2 and d.shape[-1] == 3
+    assert ses.four_level(pd.read_parquet(data / "FFT NA.parquet"), 1).shape[0] == 3
     assert ses.has_sessions(f)
+
+
+def _builds(data) -> dict:
+    """Every session's build records by set (``sessions/sNN/builds.json.gz``)."""
+    out: dict = {}
+    for f in sorted(data.glob("sessions/s*/builds.json.gz")):
+        for r in json.loads(gzip.decompress(f.read_bytes()))["builds"]:
+            out.setdefault(r["set"], []).append(r)
+    return out
+
+
+def test_build_records_stay_in_the_sessions(tiny):
+    _, _, data = tiny
+    assert not (data / "builds.json").exists()
+    one = (data / "sessions" / "s01" / "builds.json.gz").read_bytes()
+    assert one[4:8] == b"\0\0\0\0"  # no time in the gzip header: same records, same bytes
+    recs = _builds(data)
+    assert len(recs["fftna"]) == 3 * 2 and len(recs["tcp"]) == 2 * 2
+    assert all(r["sha256"] and r["command"].startswith("mcs ") for rs in recs.values()
+               for r in rs)
 
 
 def test_known_effect_is_counted_work(tiny):
     _, _, data = tiny
-    builds = json.loads((data / "builds.json").read_text())["sets"]
+    builds = _builds(data)
     base = {r["units_per_iteration"] for r in builds["fftna"]}
     plus3 = {r["units_per_iteration"] for r in builds["fftna-plus3"]}
     assert len(base) == 1 and len(plus3) == 1
@@ -96,7 +140,7 @@ def test_known_effect_is_counted_work(tiny):
 
 def test_builds_differ_in_layout_not_in_work(tiny):
     _, _, data = tiny
-    recs = json.loads((data / "builds.json").read_text())["sets"]["tcp"]
+    recs = _builds(data)["tcp"]
     assert len({r["checksum_one_iteration"] for r in recs}) == 1
     assert len({(tuple(r["file_order"]), len(r["pad_methods"]), r["data_pad"])
                  for r in recs}) == len(recs)
@@ -106,7 +150,7 @@ def test_provenance_names_mono_and_every_session(tiny):
     _, _, data = tiny
     prov = json.loads((data / "provenance.json").read_text())
     assert prov["software"]["mono"].startswith("Mono JIT compiler version")
-    assert [s["session"] for s in prov["sessions"]] == [1, 2]
+    assert [s["session"] for s in prov["sessions"]] == [1, 2, 3]
     for s in prov["sessions"]:
         assert s["speed_before"]["numpy_normal_ns"] > 0 and s["guard"]["forced"] is True
     assert prov["levels"] == ["session", "binary", "execution", "iteration"]
@@ -116,7 +160,7 @@ def test_provenance_names_mono_and_every_session(tiny):
 
 def test_an_interrupted_session_is_not_overwritten(tiny, tmp_path):
     wd, cfg, data = tiny
-    half = data / "sessions" / "s03"
+    half = data / "sessions" / "s04"
     half.mkdir()
     try:
         p = subprocess.run([sys.executable, str(MONO / "mono.py"), "session",
