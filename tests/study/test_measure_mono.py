@@ -16,9 +16,11 @@ from __future__ import annotations
 import gzip
 import importlib.util
 import json
+import re
 import shutil
 import subprocess
 import sys
+from datetime import UTC
 from pathlib import Path
 
 import numpy as np
@@ -276,3 +278,101 @@ def test_sessions_needed_is_the_smallest_number_that_resolves():
         out[sd] = need
     # sessions that move more need more of them
     assert out[0.03] > out[0.01]
+
+
+def test_session_means_are_the_session_means():
+    rng = np.random.default_rng(5)
+    f = _frame(rng, 0.04, n_sessions=4)
+    row = ses.session_means({"x": ses.four_level(f, 0)})[0]
+    m = f.groupby("session")["time"].mean().to_numpy()
+    np.testing.assert_allclose(row["pct"], 100 * (m / m.mean() - 1))
+    assert abs(sum(row["pct"])) < 1e-9
+
+
+def _session_json(d, k, minutes, sets=None):
+    from datetime import datetime, timedelta
+
+    t0 = datetime(2026, 11, 28, 8, tzinfo=UTC) + timedelta(hours=k)
+    info = {"session": k, "builds_started": t0.isoformat(),
+            "finished": (t0 + timedelta(minutes=minutes)).isoformat()}
+    if sets is not None:
+        info["sets"] = sets
+    (d / "sessions" / f"s{k:02d}").mkdir(parents=True)
+    (d / "sessions" / f"s{k:02d}" / "session.json").write_text(json.dumps(info))
+
+
+def test_what_a_session_costs_depends_on_what_it_measured(tmp_path):
+    from esize_study.datasets.measured import minutes_to_measure, session_minutes, session_spans
+    from esize_study.render.measured_sessions import spans_note
+
+    (tmp_path / "provenance.json").write_text(json.dumps({"sets": {
+        "fftna": {"file": "FFT NA"}, "fftna-plus3": {"file": "FFT NA plus3"},
+        "tcp": {"file": "TCP"}}}))
+    _session_json(tmp_path, 1, 36)                     # every set (no record of sets)
+    _session_json(tmp_path, 2, 38)
+    _session_json(tmp_path, 3, 12, ["fftna", "fftna-plus3"])
+    _session_json(tmp_path, 4, 14, ["fftna", "fftna-plus3"])
+    (tmp_path / "sessions" / "s05").mkdir()             # unreadable: left out
+    (tmp_path / "sessions" / "s05" / "session.json").write_text("{")
+    spans = session_spans(tmp_path)
+    assert [s["session"] for s in spans] == [1, 2, 3, 4]
+    assert session_minutes(tmp_path) == pytest.approx(25.0)
+    assert session_minutes(tmp_path, ["fftna-plus3", "fftna"]) == pytest.approx(13.0)
+    assert minutes_to_measure(tmp_path, ["FFT NA plus3", "FFT NA"]) == pytest.approx(13.0)
+    assert minutes_to_measure(tmp_path, ["TCP"]) == pytest.approx(37.0)
+    assert minutes_to_measure(tmp_path / "nothing", ["TCP"]) is None
+    note = spans_note(spans, 3)
+    assert "37 min for every set (sessions 1, 2)" in note and "13 min for 2 sets (sessions 3, 4)" in note
+
+
+def test_sessions_section_with_unequal_session_counts():
+    from esize_study.render.measured_sessions import sessions_section
+
+    rng = np.random.default_rng(6)
+    designs = {"base": ses.four_level(_frame(rng, 0.01, n_sessions=4), 2),
+               "plus3": ses.four_level(_frame(rng, 0.01, n_sessions=4, effect=1.03), 2),
+               "other": ses.four_level(_frame(rng, 0.01, n_sessions=2), 2)}
+    variants = {"plus3": {"base": "base", "ratio": 1.03}}
+    rows = ses.session_intervals(designs, variants)
+    needed = ses.sessions_needed(designs, variants)
+    text = "\n".join(sessions_section(ses.session_variances(designs), rows,
+                                      ses.judge_rules(rows), needed, {"plus3": 12.0},
+                                      means=ses.session_means(designs), spans="A session took"))
+    assert "4 sessions (base, plus3) and 2 sessions (other)" in text
+    assert re.search(r"^\| benchmark +\| s1 +\| s2 +\| s3 +\| s4 +\|$", text, re.M)
+    assert "A session took" in text
+    # the benchmark of two sessions has its sessions 3 and 4 empty
+    assert re.search(r"^\| other +\| [+-]\d\.\d\d +\| [+-]\d\.\d\d +\| +\| +\|$", text, re.M)
+    assert "with 4 sessions the four-level interval" in text
+    assert "at 12 min a session" in text and "earlier look" not in text
+
+
+def test_paired_sessions_cancel_a_shared_session_shift():
+    # both systems measured in the same sessions: one shift per session, shared
+    rng = np.random.default_rng(7)
+    n_s, builds, execs, iters = 8, 4, 3, 6
+    shift = rng.normal(0, 0.05, n_s)
+
+    def frame(effect):
+        r = np.random.default_rng(int(effect * 1000))
+        t = (1 + shift[:, None, None, None]) * effect * (
+            1 + r.normal(0, 0.01, (n_s, builds, execs, iters)))
+        s, b, e, i = np.indices(t.shape) + 1
+        return pd.DataFrame({"session": s.ravel(), "build": b.ravel(),
+                             "binary": ((s - 1) * builds + b).ravel(), "execution": e.ravel(),
+                             "iteration": i.ravel(), "time": t.ravel()})
+
+    designs = {"base": ses.four_level(frame(1.0), 0), "plus3": ses.four_level(frame(1.03), 0)}
+    variants = {"plus3": {"base": "base", "ratio": 1.03}}
+    (paired,) = ses.paired_session_intervals(designs, variants)
+    four = next(r for r in ses.session_intervals(designs, variants) if r["scope"] == "pooled-4")
+    assert paired["contains_injected"] and paired["lower"] > 1.0 and paired["correlation"] > 0.9
+    assert four["lower"] < 1.0  # the shared shift widens the unpaired interval past 1
+    assert paired["upper"] - paired["lower"] < (four["upper"] - four["lower"]) / 5
+    # a second route: the t interval of the session log ratios by hand
+    from scipy import stats
+
+    m = [d.data.reshape(n_s, -1).mean(axis=1) for d in (designs["base"], designs["plus3"])]
+    lr = np.log(m[1] / m[0])
+    lo, hi = stats.t.interval(0.95, n_s - 1, loc=lr.mean(), scale=lr.std(ddof=1) / np.sqrt(n_s))
+    assert (paired["lower"], paired["upper"]) == pytest.approx((np.exp(lo), np.exp(hi)), rel=1e-12)

@@ -8,10 +8,11 @@ from esize import EsizeError
 from esize_study.datasets import files as pl
 from esize_study.datasets.costs import dataset_costs
 from esize_study.datasets.measured import (
+    minutes_to_measure,
     read_conditions,
     read_measured,
     read_provenance,
-    session_minutes,
+    session_spans,
 )
 from esize_study.datasets.settings import dataset_settings, known_effects
 from esize_study.estimate import sessions as ses
@@ -26,7 +27,7 @@ from esize_study.render.measured import render_report
 from esize_study.render.measured_history import history_section, read_history
 from esize_study.render.measured_power import skipped_sizes
 from esize_study.render.measured_results import conditions_note, costs_note
-from esize_study.render.measured_sessions import session_checks, sessions_section
+from esize_study.render.measured_sessions import session_checks, sessions_section, spans_note
 
 log = pl.script_logging(snakemake.log[0])  # noqa: F821
 inp, out, p = snakemake.input, snakemake.output, snakemake.params  # noqa: F821
@@ -83,8 +84,13 @@ try:
         intervals = ses.session_intervals(designs, variants, alpha=p.alpha)
         rules = ses.judge_rules(intervals) if variants else []
         needed = ses.sessions_needed(designs, variants, alpha=p.alpha)
-        session_lines = sessions_section(ses.session_variances(designs), intervals, rules,
-                                         needed, session_minutes(path))
+        minutes = {r["variant"]: minutes_to_measure(path, [r["variant"], r["base"]])
+                   for r in needed}
+        session_lines = sessions_section(
+            ses.session_variances(designs), intervals, rules, needed, minutes,
+            means=ses.session_means(designs),
+            paired=ses.paired_session_intervals(designs, variants, alpha=p.alpha),
+            spans=spans_note(session_spans(path), len(read_provenance(path).get("sets") or {})))
         dataset_checks += session_checks(rules)
 except (EsizeError, ValueError) as exc:  # ValueError: files with unequal session counts
     pl.fail(log, exc)

@@ -30,6 +30,8 @@ __all__ = [
     "read_measured",
     "read_conditions",
     "session_minutes",
+    "session_spans",
+    "minutes_to_measure",
     "read_provenance",
     "write_sample",
     "write_session_sample",
@@ -111,22 +113,55 @@ def read_provenance(path: str | Path) -> dict:
     return prov if isinstance(prov, dict) else {}
 
 
-def session_minutes(path: str | Path) -> float | None:
-    """The mean length in minutes of a measured dataset's sessions, builds included
-    (``sessions/*/session.json``: ``builds_started`` to ``finished``), or None when the
-    directory records none."""
+def session_spans(path: str | Path) -> list[dict]:
+    """Each recorded session of a measured dataset (``sessions/*/session.json``):
+    ``session``, ``sets`` (the sets it measured, or None when it records none: every
+    set) and ``minutes`` (``builds_started`` to ``finished``, builds included). Sessions
+    whose record cannot be read are left out."""
     from datetime import datetime
 
-    spans = []
+    out = []
     for f in sorted(Path(path).glob("sessions/*/session.json")):
         try:
             info = json.loads(f.read_text(encoding="utf-8"))
             t0 = datetime.fromisoformat(info["builds_started"])
             t1 = datetime.fromisoformat(info["finished"])
+            sets = info.get("sets")
+            out.append({"session": int(info["session"]),
+                        "sets": list(sets) if isinstance(sets, list) else None,
+                        "minutes": (t1 - t0).total_seconds() / 60})
         except (OSError, ValueError, KeyError, TypeError):
             continue
-        spans.append((t1 - t0).total_seconds() / 60)
+    return out
+
+
+def session_minutes(path: str | Path, sets: Sequence[str] | None = None) -> float | None:
+    """The mean length in minutes of a measured dataset's sessions, builds included
+    (:func:`session_spans`), or None when the directory records none. ``sets`` None:
+    every session; else the sessions that recorded measuring exactly those sets."""
+    spans = [s["minutes"] for s in session_spans(path)
+             if sets is None or (s["sets"] is not None and sorted(s["sets"]) == sorted(sets))]
     return sum(spans) / len(spans) if spans else None
+
+
+def minutes_to_measure(path: str | Path, files: Sequence[str]) -> float | None:
+    """The mean length in minutes of the shortest kind of session that measured every
+    one of ``files`` (data file stems, e.g. ``FFT NA plus3``): sessions grouped by the
+    sets they recorded (:func:`session_spans`; provenance.json names each set's file).
+    None when no recorded session measured them all."""
+    spans = session_spans(path)
+    file_of = {s: i.get("file", s) for s, i in
+               (read_provenance(path).get("sets") or {}).items() if isinstance(i, Mapping)}
+    kinds: dict[tuple, list[float]] = {}
+    for s in spans:
+        names = tuple(sorted(file_of.get(x, x) for x in s["sets"])) if s["sets"] else None
+        kinds.setdefault(names, []).append(s["minutes"])
+    best = None
+    for names, minutes in kinds.items():
+        if names is None or set(files) <= set(names):
+            m = sum(minutes) / len(minutes)
+            best = m if best is None else min(best, m)
+    return best
 
 
 def read_conditions(path: str | Path) -> dict:

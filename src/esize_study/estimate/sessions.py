@@ -9,9 +9,12 @@ sessions are pooled, and is invisible within one session. This module measures i
 
 * :func:`session_variances`: :math:`S` and :math:`T^2` of every level of the
   four-level design session > build > execution > iteration, per file;
+* :func:`session_means`: each session's mean relative to the file's, per file;
 * :func:`session_intervals`: the ratio intervals of known effects within each
   session (three levels), pooled with the sessions ignored (three levels, every
   build one unit) and pooled with the session as the top level (four levels);
+* :func:`paired_session_intervals`: the same ratios with the session as a block
+  shared by both systems (not registered before the data; reported beside);
 * :func:`judge_rules`: the rules ``R1``-``R3`` written before the data
   (``measure/mono/prereg/2026-11-28.md``), judged on those intervals.
 
@@ -30,8 +33,10 @@ __all__ = [
     "has_sessions",
     "four_level",
     "session_variances",
+    "session_means",
     "session_intervals",
     "sessions_needed",
+    "paired_session_intervals",
     "binomial_ok",
     "binomial_rule",
     "judge_rules",
@@ -73,6 +78,19 @@ def session_variances(designs: Mapping[str, Design]) -> list[dict]:
                      "S_pct": [float(x) for x in vc.S_pct],
                      "T_positive": [bool(x > 0) for x in vc.T2],
                      "T_pct": [float(100 * np.sqrt(max(x, 0.0)) / d.mean) for x in vc.T2]})
+    return rows
+
+
+def session_means(designs: Mapping[str, Design]) -> list[dict]:
+    """Per file: each session's mean as a percentage above (or below) the mean over the
+    file's sessions (``pct``, one number per session in order), after the warm-up cut.
+
+    The sessions of one file are balanced, so the file's mean is the mean of its session
+    means; the spread of these numbers is what level 1's :math:`S` summarises."""
+    rows = []
+    for name, d in designs.items():
+        m = d.data.reshape(d.shape[0], -1).mean(axis=1)
+        rows.append({"benchmark": name, "pct": [float(x) for x in 100 * (m / m.mean() - 1)]})
     return rows
 
 
@@ -153,6 +171,46 @@ def sessions_needed(designs: Mapping[str, Design], variants: Mapping[str, Mappin
         rows.append({"variant": v, "base": spec["base"], "injected": r,
                      "sessions": int(designs[v].shape[0]), "needed": need,
                      "half_width": float(h[ok[0]] / r) if ok.size else None})
+    return rows
+
+
+def paired_session_intervals(designs: Mapping[str, Design], variants: Mapping[str, Mapping],
+                             alpha: float = 0.05) -> list[dict]:
+    r"""The ratio ``variant / base`` with the session as a block that both systems share:
+    Student's t interval for the mean over sessions of the log of each session's ratio
+    of means, :math:`d_k = \log(\bar y_{B,k} / \bar y_{A,k})`, transformed back:
+
+    .. math::
+
+        \exp\Big(\bar d \pm t_{1-\alpha/2,\,n-1}\, s_d / \sqrt{n}\Big).
+
+    Where both systems are measured in the same sessions, interleaved, a shift shared
+    by every process of a session moves both means alike and cancels in :math:`d_k`;
+    the four-level interval of :func:`session_intervals` treats the two systems'
+    session means as independent and keeps it. Sessions are matched by position.
+    Each row also gives ``correlation``, the correlation of the two systems' session
+    means. Not one of the rules written before the data.
+    """
+    from scipy.stats import t as student_t
+
+    def means(d: Design) -> np.ndarray:
+        return d.data.reshape(d.shape[0], -1).mean(axis=1)
+
+    rows = []
+    for v, spec in variants.items():
+        b, r = spec["base"], float(spec["ratio"])
+        ma, mb = means(designs[b]), means(designs[v])
+        if ma.size != mb.size:
+            raise ValueError(f"{v} and {b} have different numbers of sessions")
+        d = np.log(mb / ma)
+        n = d.size
+        half = student_t.ppf(1 - alpha / 2, n - 1) * d.std(ddof=1) / np.sqrt(n)
+        est, lo, hi = (float(np.exp(x)) for x in (d.mean(), d.mean() - half, d.mean() + half))
+        rows.append({"variant": v, "base": b, "injected": r, "scope": "paired",
+                     "estimate": est, "lower": lo, "upper": hi, "bounded": True,
+                     "contains_injected": bool(lo <= r <= hi),
+                     "contains_one": bool(lo <= 1.0 <= hi),
+                     "correlation": float(np.corrcoef(ma, mb)[0, 1])})
     return rows
 
 
