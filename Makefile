@@ -6,8 +6,8 @@
 #                                       your configuration alone (your datasets only)
 #   make reproduce-test                 the tiny configuration the tests run
 #   make analyse CONFIG=my.yaml         your datasets alone, each with its own report
-#                                       (results/<dataset>/report.md; README, "Add your
-#                                       own dataset")
+#                                       (results/<dataset>/report.md;
+#                                       docs/add-dataset.md)
 #   make reproduce ARGS="--dry-run"     any further Snakemake arguments
 #   make reproduce CORES=8              more cores than the profile's 2
 #
@@ -28,7 +28,7 @@ CHECK_CONFIG = @$(BIN)/python -m esize_study.datasets.config check-config
 # --replace-workflow-config in ARGS, CONFIG is the whole configuration, checked alone.
 BASE_CONFIG = $(if $(findstring --replace-workflow-config,$(ARGS)),,config/config.yaml)
 
-.PHONY: test reproduce reproduce-test analyse lint bench clean-venv measure measure-tiny archive test-cluster measure-mono measure-mono-pilot measure-mono-tiny
+.PHONY: test reproduce reproduce-test analyse docs lint bench clean-venv measure measure-tiny archive test-cluster measure-mono measure-mono-pilot measure-mono-tiny
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -61,9 +61,14 @@ reproduce-test: $(STAMP)
 # of config/analyse-defaults.yaml (mode: analyse), replacing config/config.yaml.
 ANALYSE_DEFAULTS := config/analyse-defaults.yaml
 analyse: $(STAMP)
-	@test "$(origin CONFIG)" != file || { echo "make analyse needs your configuration: make analyse CONFIG=my.yaml (README, 'Add your own dataset')" >&2; exit 2; }
+	@test "$(origin CONFIG)" != file || { echo "make analyse needs your configuration: make analyse CONFIG=my.yaml (docs/add-dataset.md)" >&2; exit 2; }
 	@$(BIN)/python -m esize_study.analysis check-config $(ANALYSE_DEFAULTS) $(CONFIG)
 	$(SNAKEMAKE) analyse --configfile $(ANALYSE_DEFAULTS) $(CONFIG) --replace-workflow-config $(ARGS)
+
+# The documentation site (docs/, Sphinx with MyST) into docs/_build/html; any warning
+# fails the build (.ci/run runs it).
+docs: $(STAMP)
+	$(BIN)/python -m sphinx -W --keep-going -q -b html docs docs/_build/html
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

@@ -1520,7 +1520,7 @@ def _log(log, msg: str, echo: bool = False) -> None:
 
 
 def _atomic_bytes(path: str | Path, data: bytes) -> None:
-    from esize._atomic import atomic_write
+    from esize.io import atomic_write
 
     atomic_write(path, data)
 

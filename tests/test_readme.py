@@ -1,4 +1,5 @@
-"""Every example of README.md runs as written, from the repository root.
+"""Every example of README.md and of the pages in docs/ runs as written, from the
+repository root.
 
 Which blocks are run (the convention README.md follows):
 
@@ -16,7 +17,7 @@ today: lines starting with ``esize:`` (notes, errors) are compared with stderr, 
 other lines with stdout, ignoring trailing spaces.
 
 ``python tests/test_readme.py --update`` reruns the console examples and writes what
-they print into README.md (review the diff before committing it).
+they print into README.md and the docs pages (review the diff before committing it).
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
+#: Every page whose examples run: README.md, then the docs' Markdown pages.
+PAGES = [README, *sorted((ROOT / "docs").rglob("*.md"))]
 BIN = Path(sys.executable).parent
 PROGRAMS = ("esize ", ".venv/bin/esize ")
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```\n", re.M | re.S)
@@ -45,29 +48,30 @@ class Example:
     command: str
     shown: list[str] | None  # None: a bash or python block, no output shown
     kind: str  # "shell" or "python"
-    line: int  # where it starts in README.md (1-based)
+    line: int  # where it starts in its page (1-based)
+    page: Path = README
 
     @property
     def expected_status(self) -> int:
         return 2 if self.shown and self.shown[0].startswith("esize: error:") else 0
 
     def __str__(self) -> str:
-        return f"README.md:{self.line}"
+        return f"{self.page.relative_to(ROOT)}:{self.line}"
 
 
-def examples(text: str | None = None) -> list[Example]:
-    text = README.read_text(encoding="utf-8") if text is None else text
+def examples(text: str | None = None, page: Path = README) -> list[Example]:
+    text = page.read_text(encoding="utf-8") if text is None else text
     out = []
     for block in FENCE.finditer(text):
         lang, body = block.group(1), block.group(2)
         first = text.count("\n", 0, block.start(2)) + 1
         lines = body.splitlines()
         if lang == "python":
-            out.append(Example(body, None, "python", first))
+            out.append(Example(body, None, "python", first, page))
         elif lang == "bash":
             for i, line in enumerate(lines):
                 if line.startswith(PROGRAMS):
-                    out.append(Example(line, None, "shell", first + i))
+                    out.append(Example(line, None, "shell", first + i, page))
         elif lang == "console":
             for i, line in enumerate(lines):
                 if line.startswith("$ ") and line[2:].startswith(PROGRAMS):
@@ -78,7 +82,7 @@ def examples(text: str | None = None) -> list[Example]:
                         shown.append(rest)
                     while shown and not shown[-1].strip():
                         shown.pop()
-                    out.append(Example(line[2:], shown, "shell", first + i))
+                    out.append(Example(line[2:], shown, "shell", first + i, page))
     return out
 
 
@@ -101,7 +105,7 @@ def _strip(lines) -> list[str]:
     return out
 
 
-ALL = examples()
+ALL = [e for page in PAGES for e in examples(page=page)]
 
 
 def test_readme_has_examples_of_every_kind():
@@ -123,6 +127,16 @@ def test_example_runs_as_written(example):
         shown_out = [line for line in example.shown if not line.startswith("esize:")]
         assert _strip(res.stderr.splitlines()) == _strip(shown_err)
         assert _strip(res.stdout.splitlines()) == _strip(shown_out)
+
+
+def test_readme_is_short_and_links_the_docs():
+    text = README.read_text(encoding="utf-8")
+    assert text.count("\n") <= 150
+    for link in re.findall(r"\]\((docs/[^)#]+)", text):
+        assert (ROOT / link).is_file(), link
+    pages = {p.relative_to(ROOT / "docs").as_posix() for p in PAGES[1:]}
+    assert {"quickstart.md", "cli.md", "ci.md", "api.md", "formats/index.md"} <= pages
+    assert sum(p.startswith("formats/") for p in pages) >= 11  # index + one per harness
 
 
 def test_first_lines_give_the_two_entry_points():
@@ -159,15 +173,16 @@ def test_ragged_jmh_file_is_jmh_old_without_one_iteration():
 
 
 def update() -> None:
-    """Write what every console example prints today into README.md."""
-    text = README.read_text(encoding="utf-8")
-    lines = text.splitlines(keepends=True)
-    for ex in reversed([e for e in examples(text) if e.shown is not None]):
-        res = run(ex)
-        printed = res.stderr.splitlines() + res.stdout.splitlines()
-        start = ex.line  # 0-based index of the line after the command
-        lines[start:start + len(ex.shown)] = [line.rstrip() + "\n" for line in printed]
-    README.write_text("".join(lines), encoding="utf-8")
+    """Write what every console example prints today into README.md and the docs."""
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        lines = text.splitlines(keepends=True)
+        for ex in reversed([e for e in examples(text, page) if e.shown is not None]):
+            res = run(ex)
+            printed = res.stderr.splitlines() + res.stdout.splitlines()
+            start = ex.line  # 0-based index of the line after the command
+            lines[start:start + len(ex.shown)] = [line.rstrip() + "\n" for line in printed]
+        page.write_text("".join(lines), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -31,8 +31,8 @@ not the variance of a continuous relaxation (``objective="variance"``, the paper
 procedure, kept to reproduce its Table ``tPrecisions``). A design needs at least
 2 top-level units, with either objective; a budget that cannot buy them is an error.
 
-Numerics
---------
+Numerics of the plan
+--------------------
 Counts, relative half-widths and the levels dropped do not depend on the unit of
 measure: they depend on ratios of variances and on variances relative to the squared
 mean only. Planning therefore works with variances divided by :math:`2^{2e}` (exact),

@@ -163,10 +163,10 @@ def test_markdown_without_a_bootstrap_says_the_t_interval(capsys, tmp_path):
 
 
 def test_plot_without_a_bootstrap_draws_the_t_interval(capsys, tmp_path, monkeypatch):
-    from esize.cli import compare as compare_module
+    from esize import plots
 
     figures = []
-    monkeypatch.setattr(compare_module, "save_plot", lambda path, fig: figures.append(fig))
+    monkeypatch.setattr(plots, "save_plot", lambda path, fig: figures.append(fig))
     code, out, err = cli(["compare", *SUITE, "--plot", tmp_path / "c.png", "--json"], capsys)
     assert code == 0, err
     s = json.loads(out)["suite"]

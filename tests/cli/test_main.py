@@ -313,7 +313,7 @@ def test_a_summary_loads_no_plotting_or_progress_module(we):
 def test_parser_choices_equal_the_readers():
     from esize import readers
     from esize.cli import _parser
-    from esize.cli._plots import PLOT_SUFFIXES
+    from esize.plots import PLOT_SUFFIXES
 
     assert _parser.FORMATS == readers.FORMATS
     assert _parser.BALANCE_MODES == readers.BALANCE_MODES

@@ -25,7 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from esize import _atomic
+from esize import io as esize_io
 from esize.cli import main
 from esize.cli._markdown import MAX_CAVEATS, MAX_ROWS, escape, render_markdown
 
@@ -400,7 +400,7 @@ def test_markdown_replaces_a_file_keeps_a_link_and_survives_a_failed_write(
         return fh
 
     real_fdopen = os.fdopen
-    monkeypatch.setattr(_atomic.os, "fdopen", failing)
+    monkeypatch.setattr(esize_io.os, "fdopen", failing)
     code, out, err = _md(capsys, link)
     assert_one_line_error(code, out, err, file=link, words=["cannot write: no space left"])
     assert real.read_text() == previous

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from esize.cli import _names
-from esize.cli._names import SEPARATORS, abbreviate, wrap_name
+from esize import _names
+from esize._names import SEPARATORS, abbreviate, wrap_name
 
 JMH = [
     "org.openjdk.bench.java.util.HashMapBench.put:size=1000,type=HASH_MAP",
@@ -156,7 +156,7 @@ def test_wrapping_keeps_the_text_within_the_width(name, width):
 
 
 def test_table_rows_get_continuation_rows_for_long_names():
-    from esize.cli._names import wrap_rows
+    from esize._names import wrap_rows
 
     rows = [(JMH[0], "ns/op", 0.95), ("short", "ns/op", 1.01)]
     out = wrap_rows(rows, 30)
@@ -172,7 +172,7 @@ def test_table_rows_get_continuation_rows_for_long_names():
 
 
 def test_table_rows_wrap_any_column():
-    from esize.cli._names import wrap_rows
+    from esize._names import wrap_rows
 
     out = wrap_rows([(1, "BM_Foo/1024/threads:8")], 13, column=1, indent="")
     assert out == [(1, "BM_Foo/1024/"), ("", "threads:8")]

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from esize import _atomic
-from esize._atomic import OutputError, check_output, write_output
+from esize import io as esize_io
+from esize.io import OutputError, check_output, write_output
 
 from .helpers import _module_env, assert_one_line_error, cli
 
@@ -205,7 +205,7 @@ def test_write_errors_are_one_line_and_keep_the_old_content(wqe, capsys, tmp_pat
             raise OSError(err_no, os.strerror(err_no))
 
     real_fdopen = os.fdopen
-    monkeypatch.setattr(_atomic.os, "fdopen", lambda fd, mode: Failing(real_fdopen(fd, mode)))
+    monkeypatch.setattr(esize_io.os, "fdopen", lambda fd, mode: Failing(real_fdopen(fd, mode)))
     code, out, err = _compare(wqe, target, capsys)
     assert_one_line_error(code, out, err, file=target,
                           words=[f"cannot write: {os.strerror(err_no)}"])

@@ -11,7 +11,7 @@ pytest.importorskip("matplotlib")
 from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.image import imread  # noqa: E402
 
-from esize.cli._plots import (  # noqa: E402
+from esize.plots import (  # noqa: E402
     MAX_ROWS,
     PLOT_DPI,
     compare_figure,
@@ -221,7 +221,7 @@ def test_a_huge_shared_prefix_does_not_make_the_figure_grow():
 
 
 def test_warmup_figure_draws_every_process_and_its_cut():
-    from esize.cli._plots import warmup_figure
+    from esize.plots import warmup_figure
 
     rng = np.random.default_rng(2)
     n = 60
@@ -256,7 +256,7 @@ def test_saved_plots_carry_no_creation_date(tmp_path, suffix):
     """PDF and SVG files are byte-reproducible: no date in them, two saves identical."""
     import time
 
-    from esize.cli._plots import save_figure
+    from esize.plots import save_figure
 
     out = []
     for k in range(2):
@@ -273,7 +273,7 @@ def test_saved_plots_carry_no_creation_date(tmp_path, suffix):
     ("runs/fft.parquet", "fft"), ("a/b/bench.json.gz", "bench"), ("hash-new.csv", "hash-new"),
     ("data/v1.2-run", "v1.2-run"), ("-", "data"), (".csv", ".csv")])
 def test_a_nameless_benchmark_is_called_after_its_file(path, label):
-    from esize.cli._plots import file_label, nameless_label
+    from esize.plots import file_label, nameless_label
 
     assert file_label(path) == label
     assert nameless_label(path) == label
@@ -287,7 +287,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "analyse" / "data"
 @pytest.fixture
 def drawn(monkeypatch):
     """The figures the command line saves, kept instead of written."""
-    import esize.cli._plots as plots
+    import esize.plots as plots
 
     figs = []
     monkeypatch.setattr(plots, "save_figure", lambda fig, path: figs.append(fig))
@@ -318,7 +318,7 @@ def test_cli_plots_name_a_nameless_benchmark_after_its_file_not_its_folder(
 def test_warmup_iteration_axis_has_whole_numbers(n):
     from matplotlib.ticker import MaxNLocator
 
-    from esize.cli._plots import warmup_figure
+    from esize.plots import warmup_figure
 
     series = np.linspace(2.0, 1.0, 2 * n).reshape(2, n)
     info = {"cuts": [0, 0], "kept": n, "classes": {"flat": 2}, "no_steady_state": []}

@@ -7,7 +7,7 @@ import stat
 
 import pytest
 
-from esize._atomic import atomic_write, atomic_write_text
+from esize.io import atomic_write, atomic_write_text
 
 
 def test_writes_and_replaces(tmp_path):

@@ -29,10 +29,10 @@ def test_import_esize_loads_numpy_only():
 
 def test_planning_and_warmup_load_on_first_use():
     lazy = ["esize._planning", "esize._warmup"]
-    code = ("import sys, json, esize; before = [m for m in {0!r} if m in sys.modules]; "
+    code = (f"import sys, json, esize; before = [m for m in {lazy!r} if m in sys.modules]; "
             "f = esize.dimension; w = esize.auto_warmup; from esize import Plan; "
-            "print(json.dumps([before, [m for m in {0!r} if m in sys.modules], "
-            "f.__module__, Plan.__module__, 'dimension' in dir(esize)]))").format(lazy)
+            f"print(json.dumps([before, [m for m in {lazy!r} if m in sys.modules], "
+            "f.__module__, Plan.__module__, 'dimension' in dir(esize)]))")
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
     before, after, mod_f, mod_plan, listed = json.loads(out.stdout)
     assert before == [] and after == lazy

@@ -336,8 +336,8 @@ def test_the_schema_names_every_field_the_code_reads():
 
 
 def _example_from_readme() -> dict:
-    text = (ROOT / "README.md").read_text()
-    section = text[text.index("#### Adding a dataset"):]
+    text = (ROOT / "docs" / "reproduction.md").read_text()
+    section = text[text.index("### Adding a dataset"):]
     block = re.search(r"```json\n(.*?)```", section, re.S).group(1)
     return json.loads(block)
 

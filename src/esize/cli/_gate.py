@@ -6,7 +6,7 @@ command exits with :data:`EXIT_GATE` after its usual output, and one line on std
 says which benchmarks tripped the gate, with their ratio and interval. Bad input is
 still exit status 2, so a job can tell "slower" from "could not compare".
 
-The gate reads the dictionary :meth:`esize.cli.compare.CompareResult.to_json`
+The gate reads the dictionary :meth:`esize.compare.CompareResult.to_json`
 returns, the same data as ``--json`` and ``--markdown``. ``same`` never fails the
 gate, and ``inconclusive`` only when asked for: an interval too wide to decide is not
 evidence of a slowdown.
@@ -86,7 +86,7 @@ def tripped(doc: dict, fail_on: Iterable[str]) -> list[Trip]:
     Parameters
     ----------
     doc : dict
-        :meth:`esize.cli.compare.CompareResult.to_json` of the comparison.
+        :meth:`esize.compare.CompareResult.to_json` of the comparison.
     fail_on : iterable of str
         ``slower``, ``faster``, ``change`` or ``inconclusive``.
 

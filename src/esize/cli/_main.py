@@ -72,7 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.json or args.output is not None or _wants_doc(args):
                 doc = result.to_json()  # one dictionary for JSON, markdown and gate
             if args.json or args.output is not None:
-                from ._shared import dump_json
+                from ..text import dump_json
 
                 text = dump_json(doc)
             if getattr(args, "markdown", None) is not None:
@@ -90,7 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                   "at a time", file=sys.stderr)
             return EXIT_BAD_INPUT
         if args.output is not None:
-            from .._atomic import write_output
+            from ..io import write_output
 
             try:
                 write_output(args.output, (text + "\n").encode("utf-8"))
@@ -98,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"esize: error: {_output_error(exc, args.output)}", file=sys.stderr)
                 return EXIT_BAD_INPUT
         if markdown is not None and args.markdown != "-":
-            from .._atomic import write_output
+            from ..io import write_output
 
             try:
                 write_output(args.markdown, markdown.encode("utf-8"))
@@ -140,9 +140,9 @@ def _inputs(args) -> list[str]:
 def _check_outputs(args) -> None:
     """Refuse, before any work, an output (``-o``, ``--plot``, ``--markdown``) that is an
     input, another output, or something that is never written (see
-    :func:`esize._atomic.check_output`), and ``--markdown -`` with ``--json`` (both
+    :func:`esize.io.check_output`), and ``--markdown -`` with ``--json`` (both
     would go to standard output)."""
-    from .._atomic import OutputError, check_output
+    from ..io import OutputError, check_output
 
     md = getattr(args, "markdown", None)
     if md == "-" and args.json:
@@ -170,7 +170,7 @@ def _same_file(a: str, b: str) -> bool:
 def _output_error(exc: OSError, path: str | None = None) -> str:
     """``"FILE: cannot write: reason"`` of a failed or refused output, on one line
     (``path`` names the output; by default the file the error names)."""
-    from .._atomic import OutputError
+    from ..io import OutputError
 
     if isinstance(exc, OutputError):
         return f"{exc.filename or '-o'}: {exc.reason}"

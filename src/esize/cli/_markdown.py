@@ -4,7 +4,7 @@ A pull request comment or a CI job summary wants the result at a glance: a headl
 that counts the verdicts, one table row per benchmark (name, old mean, new mean,
 ratio new/old with its interval, verdict), the suite's geometric mean as the last
 row, and the caveats as a short list. :func:`render_markdown` builds it from the
-dictionary :meth:`esize.cli.compare.CompareResult.to_json` returns -- the very data
+dictionary :meth:`esize.compare.CompareResult.to_json` returns -- the very data
 ``--json`` prints -- so the two outputs cannot disagree on a number.
 
 Rows are ordered by effect: slower benchmarks first, then faster ones, then the rest
@@ -178,7 +178,7 @@ def render_markdown(doc: dict, *, max_rows: int = MAX_ROWS) -> str:
     Parameters
     ----------
     doc : dict
-        :meth:`esize.cli.compare.CompareResult.to_json` of the comparison.
+        :meth:`esize.compare.CompareResult.to_json` of the comparison.
     max_rows : int, default :data:`MAX_ROWS`
         Benchmarks in the main table; the rest go into a collapsed ``<details>``
         block after it.

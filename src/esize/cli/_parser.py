@@ -181,7 +181,7 @@ def markdown_arg(text: str) -> str:
 
 def plot_arg(text: str) -> str:
     """``--plot``: a file name ending in ``.png``, ``.pdf`` or ``.svg``."""
-    from ._plots import PLOT_SUFFIXES
+    from ..plots import PLOT_SUFFIXES
 
     suffix = text[text.rfind(".") :].lower() if "." in text else ""
     if suffix not in PLOT_SUFFIXES:

@@ -51,16 +51,8 @@ from .._errors import EsizeError, EsizeWarning, InputError
 from .._planning import Dimensioning, Plan, dimension_for_plan, experiment_cost, plan_from_design
 from ..readers import HARNESS_LEVELS, next_run_options, plural
 from ..readers.units import UnitInfo
-from ._shared import (
-    Column,
-    file_line,
-    format_table,
-    prefix,
-    read_input,
-    require_replication,
-    select,
-    unit_text,
-)
+from ..text import Column, file_line, format_table, prefix, unit_text
+from ._shared import read_input, require_replication, select
 
 __all__ = ["PlanRow", "PlanResult", "next_run", "make_plans", "cmd_plan"]
 

@@ -25,18 +25,8 @@ from .._estimators import VarianceComponents, variance_components
 from .._intervals import Interval, mean_ci
 from ..readers.single import is_single
 from ..readers.units import UnitInfo
-from ._shared import (
-    Column,
-    file_line,
-    format_table,
-    num,
-    read_input,
-    require_replication,
-    save_plot,
-    select,
-    unit_text,
-    warmup_text,
-)
+from ..text import Column, file_line, format_table, num, unit_text, warmup_text
+from ._shared import read_input, require_replication, save_plot, select
 
 __all__ = ["SummaryRow", "SummaryResult", "summarize", "cmd_summary"]
 
@@ -156,7 +146,7 @@ class SummaryRow:
         return lines + [f"caveat      {c}" for c in self.caveats]
 
     def plot_row(self) -> dict:
-        """What :func:`esize.cli._plots.summary_figure` draws of this benchmark."""
+        """What :func:`esize.plots.summary_figure` draws of this benchmark."""
         return {
             "name": "data" if self.name is None else self.name,
             "levels": self.levels,
@@ -276,7 +266,7 @@ def cmd_summary(args) -> SummaryResult:
     """``esize summary``: the result, and its figure drawn when ``--plot`` asks."""
     result = summarize(args)
     if args.plot:
-        from ._plots import nameless_label, summary_figure, warmup_figure
+        from ..plots import nameless_label, summary_figure, warmup_figure
 
         # a benchmark its file does not name is called after the file, not "data"
         label = nameless_label(args.data)

@@ -17,13 +17,22 @@ One module per format: :mod:`~esize.readers.tidy` (CSV, Parquet),
 :mod:`~esize.readers.units`. Importing this package loads numpy only.
 """
 
-from ._common import BALANCE_MODES, Benchmark, design_from_ragged, plural
+from ._common import (
+    BALANCE_MODES,
+    Benchmark,
+    design_from_ragged,
+    drop_single_top,
+    drop_warmup,
+    plural,
+    trim,
+)
 from ._match import Matching, align_pair, match_benchmarks, names_text
 from ._read import (
     FORMATS,
     GBENCH_TIMES,
     HARNESS_LEVELS,
     detect_format,
+    load,
     next_run_options,
     read_benchmarks,
 )
@@ -46,4 +55,8 @@ __all__ = [
     "names_text",
     "design_from_ragged",
     "plural",
+    "load",
+    "trim",
+    "drop_warmup",
+    "drop_single_top",
 ]

@@ -22,10 +22,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .._atomic import file_kind
 from .._design import Design
 from .._errors import DesignError, EsizeError, EsizeWarning, InputError
 from .._sizes import parse_size, size_text
+from ..io import file_kind
 from .units import UnitInfo
 
 __all__ = [

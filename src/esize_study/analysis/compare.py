@@ -4,9 +4,9 @@ Each configured pair ``{old, new}`` names two benchmarks, or two harness files
 (compared benchmark by benchmark, matched by name as ``esize compare`` matches them). Each pair is made comparable as the command
 line makes it (:func:`esize.readers.align_pair`, the units converted, each system with
 its own design), then gets Fieller's interval and the hierarchical bootstrap's
-(:func:`esize.cli.compare.fieller_interval`, :func:`~esize.cli.compare.suite_bootstrap`,
+(:func:`esize.compare.fieller_interval`, :func:`~esize.compare.suite_bootstrap`,
 every system resampled at all its levels), and the verdict with its caveats in the
-words of ``esize compare`` (:func:`esize.cli.compare.benchmark_row`): from Fieller's
+words of ``esize compare`` (:func:`esize.compare.benchmark_row`): from Fieller's
 interval, ``inconclusive`` when it is unbounded. The bootstrap draws from the shared
 ``analysis.seed`` and a stream derived from the comparison's label, so the report is
 the same on every run. No geometric mean is drawn over the comparisons: they are not
@@ -20,18 +20,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from esize import EsizeError
-from esize._bootstrap import pair_schemes
-from esize.cli._shared import merge_warmup, num
-from esize.cli.compare import (
+from esize.compare import (
     Pair,
-    _reading_caveats,
     benchmark_row,
     check_resamples_option,
     design_text,
     fieller_interval,
+    reading_caveats,
+    schemes_for,
     suite_bootstrap,
 )
 from esize.readers import align_pair
+from esize.text import merge_warmup, num
 
 from .read import Dataset, Index
 
@@ -71,16 +71,16 @@ def compared_names(index: Index, comparisons: list) -> list[str]:
 
 
 def make_pairs(data: Dataset, resolved: list[dict]) -> list[Pair]:
-    """One :class:`esize.cli.compare.Pair` per resolved comparison, named by its label."""
+    """One :class:`esize.compare.Pair` per resolved comparison, named by its label."""
     pairs = []
     for p in resolved:
         ro, rn = data.reads[p["old"]], data.reads[p["new"]]
         bo, bn = ro.bench, rn.bench
         old, new = align_pair(bo, bn, name=ro.inner, new_name=rn.inner, old_source=ro.path,
                               new_source=rn.path)
-        schemes = pair_schemes(None, old.n_levels, new.n_levels)
+        schemes = schemes_for(None, old, new, bootstrap=False)
         pairs.append(Pair(p["label"], p["label"], bo.unit, old, new, schemes,
-                          _reading_caveats(bo, bn), merge_warmup(bo.warmup, bn.warmup)))
+                          reading_caveats(bo, bn), merge_warmup(bo.warmup, bn.warmup)))
     return pairs
 
 

@@ -23,8 +23,8 @@ from collections.abc import Mapping
 import numpy as np
 
 from esize import EsizeError, dimension_for_plan, plan_from_design, variance_components
-from esize.cli._shared import warmup_text
 from esize.readers import next_run_options, plural
+from esize.text import warmup_text
 
 from .read import LOWEST_ALIASES, Dataset, Read
 
@@ -159,7 +159,7 @@ def harness_value_seconds(r: Read) -> tuple[float, str] | None:
     time of its ``loops`` (x ``inner_loops``) calls, a JMH iteration lasts its
     ``measurementTime``, a Google Benchmark repetition its ``iterations`` x time; None
     when the file does not say."""
-    from esize.readers._read import load
+    from esize.readers import load
 
     try:
         _, doc = load(r.path)

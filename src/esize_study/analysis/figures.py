@@ -1,11 +1,11 @@
 """The figures of a dataset's report, drawn by esize's own plots.
 
 * ``variance``: where the variation comes from, level by level
-  (:func:`esize.cli._plots.summary_figure`, the figure of ``esize summary --plot``);
+  (:func:`esize.plots.summary_figure`, the figure of ``esize summary --plot``);
 * ``warmup``: the values of the benchmark that lost the largest share to the
-  warm-up, with the cut of every group (:func:`esize.cli._plots.warmup_figure`);
+  warm-up, with the cut of every group (:func:`esize.plots.warmup_figure`);
 * ``forest``: every comparison's ratio new/old with the interval its verdict comes
-  from (:func:`esize.cli._plots.compare_figure`, the figure of ``esize compare
+  from (:func:`esize.plots.compare_figure`, the figure of ``esize compare
   --plot``).
 
 :data:`TITLES` and :data:`CAPTIONS` are the headings and captions of the report
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from esize.cli._plots import compare_figure, save_figure, summary_figure, warmup_figure
+from esize.plots import compare_figure, save_figure, summary_figure, warmup_figure
 
 __all__ = ["FIGURES", "TITLES", "CAPTIONS", "caption_text", "write_captions",
            "variance_figure", "warmup_fig", "forest_figure", "draw", "write"]

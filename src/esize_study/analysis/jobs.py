@@ -9,7 +9,7 @@ import math
 import sys
 from pathlib import Path
 
-from esize._atomic import atomic_write_text
+from esize.io import atomic_write_text
 
 __all__ = ["log_to", "write_json", "read_json", "atomic_write_text", "fail"]
 

@@ -29,8 +29,16 @@ from pathlib import Path
 import numpy as np
 
 from esize import EsizeError, EsizeWarning, InputError
-from esize.readers import HARNESS_LEVELS, Benchmark, detect_format, read_benchmarks, unit_info
-from esize.readers._common import drop_single_top, drop_warmup, trim
+from esize.readers import (
+    HARNESS_LEVELS,
+    Benchmark,
+    detect_format,
+    drop_single_top,
+    drop_warmup,
+    read_benchmarks,
+    trim,
+    unit_info,
+)
 
 from .config import JSON_SUFFIXES, TABLE_SUFFIXES, EntryProblem
 

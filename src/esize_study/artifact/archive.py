@@ -48,7 +48,7 @@ from pathlib import Path, PurePosixPath
 import yaml
 
 from esize import InputError
-from esize._atomic import atomic_open
+from esize.io import atomic_open
 
 from ..datasets.config import load_config_file, merge_config
 from . import citation
@@ -315,7 +315,7 @@ def build(
         if not p.is_file() or p.is_symlink():
             continue
         if p.name.startswith(".") and p.name.endswith(".tmp"):
-            continue  # left by an interrupted atomic write (esize._atomic)
+            continue  # left by an interrupted atomic write (esize.io)
         name = p.relative_to(root).as_posix()
         if name in source_files:  # committed (say results/README.md): the source's copy
             continue

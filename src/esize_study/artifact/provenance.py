@@ -25,7 +25,7 @@ from importlib import metadata
 from pathlib import Path
 
 import esize
-from esize._atomic import atomic_write_text
+from esize.io import atomic_write_text
 
 from ..datasets.settings import DATASET_DEFAULTS
 from .codehash import code_hash

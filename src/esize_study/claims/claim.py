@@ -35,7 +35,7 @@ from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
-from esize._atomic import atomic_write_text
+from esize.io import atomic_write_text
 
 __all__ = [
     "AGREE",

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from esize import Design, DesignError, InputError, from_tidy
-from esize._atomic import atomic_write, atomic_write_text
+from esize.io import atomic_write, atomic_write_text
 
 from ..paper import numbers as paper
 
@@ -117,7 +117,7 @@ def warmup_for(fraction: float, raw: int) -> int:
 
 
 def write_parquet(path: str | Path, frame) -> None:
-    """Write a DataFrame as Parquet, atomically (:func:`esize._atomic.atomic_write`)."""
+    """Write a DataFrame as Parquet, atomically (:func:`esize.io.atomic_write`)."""
     buf = io.BytesIO()
     frame.to_parquet(buf, index=False)
     atomic_write(path, buf.getvalue())

@@ -15,8 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from esize import verdict
-from esize._estimators import RELATIVE_TOLERANCE
+from esize import RELATIVE_TOLERANCE, verdict
 
 from ..estimate.rates import call
 

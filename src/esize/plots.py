@@ -16,14 +16,14 @@ from pathlib import Path
 
 import numpy as np
 
-from .._atomic import write_output
-from .._decision import verdict
-from .._errors import EsizeError
+from ._decision import verdict
+from ._errors import EsizeError
 from ._names import abbreviate, wrap_name
+from .io import write_output
 
 __all__ = [
     "warmup_figure", "PLOT_SUFFIXES", "PLOT_DPI", "compare_figure", "summary_figure",
-    "save_figure", "file_label", "nameless_label"]
+    "save_figure", "save_plot", "file_label", "nameless_label"]
 
 PLOT_SUFFIXES = (".png", ".pdf", ".svg")
 
@@ -198,7 +198,7 @@ def compare_figure(
     output.
 
     Names lose the prefix they all share (said in the title, see
-    :func:`esize.cli._names.abbreviate`). A filled marker is a change beyond the
+    :func:`esize._names.abbreviate`). A filled marker is a change beyond the
     threshold (the verdict ``faster`` or ``slower``), a hollow one is not. The
     axis is logarithmic when the values drawn are positive and span a factor of 4
     or more, so that 2x faster and 2x slower lie as far from 1.
@@ -568,7 +568,7 @@ def warmup_figure(name, series, warmup: Mapping, *, unit: str = "", group: str =
     x = np.arange(1, n + 1)
     from matplotlib import colormaps
 
-    from ..readers import plural
+    from .readers import plural
 
     cmap = colormaps["viridis"]
     for k in range(shown):
@@ -624,3 +624,16 @@ def save_figure(fig, path: str | os.PathLike) -> None:
     with matplotlib.rc_context({"svg.hashsalt": "esize"}):
         fig.savefig(buf, format=suffix[1:], dpi=PLOT_DPI, metadata=fixed_metadata(suffix[1:]))
     write_output(p, buf.getvalue())
+
+
+def save_plot(path: str | os.PathLike, fig) -> None:
+    """:func:`save_figure`, its failures as one :class:`~esize.EsizeError` naming the
+    file (the command line prints it in one line)."""
+    from .io import OutputError
+
+    try:
+        save_figure(fig, path)
+    except OutputError as exc:
+        raise EsizeError(f"{path}: {exc.reason}") from None
+    except OSError as exc:
+        raise EsizeError(f"{path}: cannot write: {exc.strerror or exc}") from None
