@@ -75,18 +75,16 @@ from ._bootstrap import (
     pair_schemes,
     scheme_label,
 )
-from ._decision import MIN_BOOTSTRAP_UNITS, describe, number_text, verdict, verdict_obstacle
+from ._compare_text import benchmark_caveats, design_text, suite_caveats
+from ._decision import MIN_BOOTSTRAP_UNITS, describe, verdict, verdict_obstacle
 from ._design import Design
 from ._errors import EsizeError
 from ._estimators import shared_statistics
 from ._intervals import Interval, fieller_ci
-from ._names import abbreviate, wrap_rows
-from .readers import align_pair, names_text
-from .readers._common import plural
-from .readers.settings import CAVEAT_START
+from .readers import align_pair
 from .readers.single import is_single
 from .readers.units import UnitInfo
-from .text import Column, format_table, num, unit_text, warmup_text
+from .text import num
 
 __all__ = [
     "Pair",
@@ -116,11 +114,6 @@ __all__ = [
 
 #: What ``method`` may be: which intervals are computed (see the module's text).
 METHODS = ("auto", "fieller", "bootstrap", "both")
-#: Widest name column of the suite table; longer names wrap onto further lines.
-NAME_WIDTH = 40
-#: A prefix shared by every benchmark name is left out of the table (and said once
-#: above it) when it is at least this long.
-MIN_PREFIX = 8
 
 
 @dataclass(frozen=True)
@@ -289,41 +282,9 @@ class CompareRow:
 
     def render_lines(self) -> list[str]:
         """The benchmark's block of the text output (a single comparison)."""
-        p = self.pair
-        conf = f"{100 * (1 - self.alpha):g} %"
-        lines = []
-        if p.name is not None:
-            label = p.name if p.new_name == p.name else f"{p.name} (new: {p.new_name})"
-            lines.append(f"benchmark       {label}   {unit_text(p.unit)}".rstrip())
-        lines.append(
-            f"ratio new/old   {p.ratio:.6g}   (old mean {p.old_mean:.6g}, "
-            f"new mean {p.new_mean:.6g})"
-        )
-        if not p.same_design:
-            lines.append(f"designs         old {design_text(p.old)}; new {design_text(p.new)}")
-        if self.fieller is not None:
-            f = self.fieller
-            lines.append(
-                f"Fieller {conf:<8}[{f.lower:.6g}, {f.upper:.6g}]"
-                if f.bounded
-                else f"Fieller {conf:<8}unbounded: the old mean is not distinguishable from zero"
-            )
-        if self.bootstrap is not None:
-            b = self.bootstrap
-            lines.append(
-                f"bootstrap {p.scheme:<6}[{b.lower:.6g}, {b.upper:.6g}]  "
-                f"({self.resamples} resamples, seed {self.seed})"
-            )
-        lines.append(
-            f"verdict         {self.verdict} at threshold {100 * self.threshold:g} % "
-            f"(from {self.verdict_method or 'no interval'}): {self.description}"
-        )
-        w = p.warmup
-        for side in ("old", "new"):
-            if w is not None and w[side] is not None:
-                lines.append(f"warm-up {side:<8}{warmup_text(w[side])}")
-        lines += [f"caveat          {c}" for c in self.caveats]
-        return lines
+        from ._compare_text import row_lines
+
+        return row_lines(self)
 
     def plot_row(self) -> dict:
         """What :func:`esize.plots.compare_figure` draws of this benchmark."""
@@ -482,119 +443,9 @@ class CompareResult:
 
     def render_text(self) -> str:
         """The text printed without ``--json``: one block, or a table for a suite."""
-        if self.baseline is not None:
-            return "\n".join(self._baseline_blocks())
-        if self.suite is None:  # one benchmark (or a few of single measurements)
-            blocks = [r.render_lines() for r in self.rows]
-            return "\n\n".join("\n".join(b) for b in blocks)
-        return "\n".join(self._suite_table())
+        from ._compare_text import result_text
 
-    def _suite_table(self) -> list[str]:
-        rows, s = self.rows, self.suite
-        conf = f"{100 * (1 - self.alpha):g} %"
-        # long names (JMH parameters) wrap onto continuation lines: the column stays
-        # at most NAME_WIDTH wide and no text is lost
-        common, names = abbreviate(str(r.pair.name) for r in rows)
-        if len(common) < MIN_PREFIX:
-            common, names = "", [str(r.pair.name) for r in rows]
-        width = min(NAME_WIDTH, max(14, *(len(n) for n in names))) + 2
-        units = [r.pair.unit.unit + ("" if r.pair.unit.lower_is_better else " ↑") for r in rows]
-        uw = max(6, *(len(u) for u in units)) + 2
-        cells = []
-        for r, unit, short in zip(rows, units, names):
-            iv = r.chosen
-            lo, hi = (None, None) if iv is None else (iv.lower, iv.upper)
-            cells.append((short, unit, *_ratio_cells(r.pair.ratio, lo, hi), r.verdict,
-                          r.description))
-        si = s.interval
-        v = si.verdict_interval
-        gm = ("geometric mean", "", *_ratio_cells(si.geometric_mean, v.lower, v.upper),
-              s.verdict, s.description)
-        # numbers are 9 wide unless one needs an exponent (a ratio far from 1)
-        nw = max(9, *(len(c[k]) + 1 for c in (*cells, gm) for k in (2, 3, 4)))
-        columns = (
-            Column("benchmark", width),
-            Column("unit", uw),
-            Column("ratio", nw, ">"),
-            Column("lower", nw, ">"),
-            Column("upper", nw, ">"),
-            Column("verdict", 14, gap="  "),
-            Column("change"),
-        )
-        scheme = s.scheme if isinstance(s.scheme, str) else "/".join(s.scheme)
-        pad = " " * width
-        lines = [
-            f"old         {self.old}   ({self.old_format})",
-            f"new         {self.new}   ({self.new_format})",
-            f"intervals   {conf} Fieller (bootstrap where Fieller is not run); "
-            f"threshold {100 * self.threshold:g} %",
-            *([f"names       all start with {common!r}, left out below"] if common else []),
-            "",
-            *format_table(columns, wrap_rows(cells, width - 2)),
-            "",
-            *format_table(columns, [gm], header=False),
-            (f"{pad}bootstrap {scheme} within each benchmark ({si.resamples} resamples, "
-             f"seed {s.seed}): [{number_text(si.lower)}, {number_text(si.upper)}]"
-             if si.has_bootstrap else f"{pad}bootstrap: not run (--method both runs it)"),
-            *self._parametric_lines(pad),
-        ]
-        caveats = self._caveat_lines()
-        suite_caveats = [f"caveat      geometric mean: {c}" for c in s.caveats]
-        lines += (caveats or ([""] if suite_caveats else [])) + suite_caveats
-        if any(not r.pair.unit.lower_is_better for r in rows):
-            lines.append("")
-            lines.append(
-                "↑ marks rates (higher is better): for them a ratio above 1 means new is faster"
-            )
-        if s.inverted:
-            lines.append(
-                "the geometric mean mixes rates and times: rates enter it as old/new, so below 1 "
-                "means new is faster"
-            )
-        return lines
-
-    def _baseline_blocks(self) -> list[str]:
-        lines = [f"file            {self.old}   ({self.old_format})",
-                 f"baseline        {self.baseline}  (old; every other command is new)"]
-        for r in self.rows:
-            lines += ["", *r.render_lines()]
-        return lines
-
-    def _parametric_lines(self, pad: str) -> list[str]:
-        p = self.suite.interval.parametric
-        if p is None:
-            return []
-        quantile = "normal" if p.method.endswith("normal") else "t"
-        df = p.extra.get("df")
-        dof = f", {df:.1f} degrees of freedom" if df is not None else ""
-        limits = f"[{number_text(p.lower)}, {number_text(p.upper)}]" if p.bounded else (
-            "unbounded: a system has a single top-level unit")
-        if not self.suite.interval.has_bootstrap:
-            return [f"{pad}{quantile} interval of the mean log ratio{dof}: {limits}",
-                    f"{pad}the verdict rests on the {quantile} interval"]
-        rests = {
-            "bootstrap": "the bootstrap interval (it holds the other)",
-            "parametric": f"the {quantile} interval (it holds the other)",
-            "bootstrap+parametric": "the smallest interval holding both",
-        }[self.suite.verdict_method]
-        return [f"{pad}{quantile} interval of the mean log ratio{dof}: {limits}",
-                f"{pad}the verdict rests on {rests}"]
-
-    def _caveat_lines(self) -> list[str]:
-        """One line per distinct caveat, naming the benchmarks it concerns (``all N
-        benchmarks``, or the first few and how many more)."""
-        by_text: dict[str, list[str]] = {}
-        for r in self.rows:
-            for c in r.caveats:
-                by_text.setdefault(c, []).append(str(r.pair.name))
-        if not by_text:
-            return []
-        n = len(self.rows)
-
-        def who(names: list[str]) -> str:
-            return f"all {n} benchmarks" if len(names) == n else names_text(names)
-
-        return ["", *(f"caveat      {who(names)}: {text}" for text, names in by_text.items())]
+        return result_text(self)
 
     def plot(self, path: str) -> None:
         """Draw the ratios (and the geometric mean) into ``path``."""
@@ -607,19 +458,6 @@ class CompareResult:
                 for r in self.rows]
         fig = compare_figure(rows, threshold=self.threshold, alpha=self.alpha, suite=suite)
         save_plot(path, fig)
-
-
-def _ratio_cells(ratio: float, lower: float | None, upper: float | None) -> tuple[str, str, str]:
-    """A ratio and its limits as table cells (:func:`esize._decision.number_text`);
-    an infinite or missing limit is ``-inf`` or ``inf``."""
-    lo, hi = num(lower) if lower is not None else None, num(upper) if upper is not None else None
-    return (number_text(ratio), "-inf" if lo is None else number_text(lo),
-            "inf" if hi is None else number_text(hi))
-
-
-def design_text(design: Design) -> str:
-    """``"20 x 3 (process > value)"``."""
-    return f"{' x '.join(map(str, design.shape))} ({' > '.join(design.levels)})"
 
 
 def align_designs(bo, bn, **kw) -> tuple[Design, Design]:
@@ -711,51 +549,6 @@ def fieller_interval(pair: Pair, *, alpha: float, normal: bool) -> Interval:
     return fieller_ci(pair.old, pair.new, alpha=alpha, normal=normal)
 
 
-def benchmark_caveats(pair: Pair, fieller: Interval | None, boot: Interval | None, *,
-                      alpha: float, reason: str | None = None,
-                      assumed: tuple = ()) -> tuple[str, ...]:
-    """What to say about one benchmark's result: an unbounded Fieller interval, Fieller's
-    conservative degrees of freedom, a bootstrap interval resting on fewer than
-    :data:`MIN_BOOTSTRAP_UNITS` top-level units, why no verdict is drawn
-    (``reason``), and the assumptions (``assumed``) a verdict was forced under."""
-    out = []
-    conf = f"{100 * (1 - alpha):g} %"
-    if fieller is not None and not fieller.bounded:
-        text = (f"Fieller's interval is unbounded: the old mean is not distinguishable from "
-                f"zero at {conf} confidence, so the data cannot bound the ratio")
-        if boot is not None:
-            text += "; the bootstrap interval is shown, but no verdict is drawn from it"
-        out.append(text)
-    if fieller is not None and fieller.extra.get("few_units") is not None:
-        side = fieller.extra["few_units"]
-        d_few, d_other = (pair.old, pair.new) if side == "old" else (pair.new, pair.old)
-        out.append(
-            f"{side} has {d_few.shape[0]} top-level units ({d_few.levels[0]}) against "
-            f"{d_other.shape[0]} and may carry most of the ratio's variance: Fieller's "
-            f"interval uses its n - 1 = {fieller.extra['df']:g} degrees of freedom, not "
-            f"Welch-Satterthwaite's {fieller.extra['df_welch']:.1f}, which would make it "
-            "too narrow"
-        )
-    few = min((pair.old, pair.new), key=lambda d: d.shape[0])
-    units = few.shape[0]
-    if boot is not None and units < MIN_BOOTSTRAP_UNITS:
-        text = (f"the bootstrap interval rests on {units} top-level units "
-                f"({few.levels[0]}); with fewer than {MIN_BOOTSTRAP_UNITS} the percentile "
-                f"bootstrap is too narrow (it covers the ratio less often than {conf})")
-        if fieller is None and "bootstrap" not in assumed:
-            text += "; no verdict is drawn from it (--assume-bootstrap-covers draws one)"
-        out.append(text)
-    if reason is not None and pair.single_level is not None and "fork" not in assumed:
-        out.append(f"no verdict: {reason} (--assume-no-fork-variance draws one)")
-    if "fork" in assumed and pair.single_level is not None:
-        out.append(f"verdict drawn assuming no variation between {plural(pair.single_level)} "
-                   "(--assume-no-fork-variance)")
-    if "bootstrap" in assumed and fieller is None and units < MIN_BOOTSTRAP_UNITS:
-        out.append("verdict drawn from the bootstrap assuming it covers with "
-                   f"{units} top-level units (--assume-bootstrap-covers)")
-    return tuple(pair.caveats) + tuple(out)
-
-
 def _assumed(assume: dict) -> tuple:
     return tuple(k for k, key in (("fork", "assume_no_fork_variance"),
                                   ("bootstrap", "assume_bootstrap_covers")) if assume.get(key))
@@ -798,32 +591,6 @@ def benchmark_row(pair: Pair, fieller: Interval | None, boot: Interval | None, *
                       reason)
 
 
-def suite_caveats(pairs: list[Pair], suite: SuiteInterval) -> tuple[str, ...]:
-    """What to say about the geometric mean: a bootstrap resting on few top-level units
-    (its limits are then too narrow, and the verdict interval holds the t interval
-    too), and systems of a single fork or process."""
-    out = []
-    units = min(p.top_units for p in pairs)
-    conf = f"{100 * (1 - suite.alpha):g} %"
-    if units < MIN_BOOTSTRAP_UNITS and suite.has_bootstrap:
-        out.append(
-            f"the bootstrap interval of the geometric mean rests on as few as {units} "
-            f"top-level units per system, where it covers less often than {conf}; lower "
-            "and upper are the smallest interval holding it and the t interval"
-        )
-    single = [p.name for p in pairs if p.single_level is not None]
-    if single:
-        out.append(
-            f"{len(single)} of {len(pairs)} benchmarks held a single fork or process in a "
-            "system: the variation between them is not in the interval"
-        )
-    changed = [p for p in pairs if any(c.startswith(CAVEAT_START) for c in p.caveats)]
-    if changed:
-        out.append(f"{len(changed)} of {len(pairs)} benchmarks ran with different harness "
-                   "settings in old and new (their caveats name them)")
-    return tuple(out)
-
-
 def suite_row(pairs: list[Pair], suite: SuiteInterval, *, threshold: float, seed: int | None,
               invert: list[bool], mixed: bool, assume_no_fork_variance: bool = False
               ) -> SuiteRow:
@@ -861,7 +628,6 @@ def suite_row(pairs: list[Pair], suite: SuiteInterval, *, threshold: float, seed
         caveats=caveats,
         reason=reason,
     )
-
 
 
 def schemes_for(scheme: str | None, old: Design, new: Design, *,

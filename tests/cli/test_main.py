@@ -323,12 +323,12 @@ def test_parser_choices_equal_the_readers():
 
 # == "Never a confident wrong answer": crashes and messages ================================
 def test_text_mode_never_serialises_json(we, capsys, monkeypatch):
-    from esize.cli import _shared
+    from esize import text
 
     def refuse(doc):
         raise AssertionError("dump_json called in text mode")
 
-    monkeypatch.setattr(_shared, "dump_json", refuse)
+    monkeypatch.setattr(text, "dump_json", refuse)
     code, out, err = cli(["summary", we], capsys)
     assert code == 0 and err == "" and "mean" in out
 
