@@ -11,7 +11,10 @@ The statistics live in private modules (``esize._design``, ``_estimators``,
 result files), :mod:`esize.compare` (the comparison of two systems, as ``esize
 compare`` does it), :mod:`esize.text`, :mod:`esize.plots` and :mod:`esize.io` (text,
 figures and safe output); the command line is :mod:`esize.cli`. Importing ``esize``
-loads numpy only; planning, warm-up and comparison load their modules on first use.
+loads numpy only; planning and warm-up load their modules on first use. (The
+comparison is imported from :mod:`esize.compare`, not from here: the study's code
+hashes follow every import this module names, and a simulation does not depend on
+the readers the comparison needs.)
 """
 
 from typing import TYPE_CHECKING
@@ -66,7 +69,6 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time see __getattr__ 
         plan_from_variances,
     )
     from ._warmup import SteadyState, WarmupReport, auto_warmup, detect_steady_state
-    from .compare import CompareResult, Pair, compare_pairs, make_pair
 
 __version__ = "0.2.0"
 
@@ -75,18 +77,15 @@ __version__ = "0.2.0"
 _PLANNING = ("Dimensioning", "Plan", "dimension", "dimension_for_plan", "experiment_cost",
              "optimal_counts", "plan_from_design", "plan_from_variances")
 _WARMUP = ("SteadyState", "WarmupReport", "auto_warmup", "detect_steady_state")
-_COMPARE = ("CompareResult", "Pair", "compare_pairs", "make_pair")
 
 
 def __getattr__(name: str):
     # literal imports, so that the study's code hashes (which read the imports off the
-    # source) see exactly these modules, not the whole package
+    # source) see exactly these two modules, not the whole package
     if name in _PLANNING:
         from . import _planning as module
     elif name in _WARMUP:
         from . import _warmup as module
-    elif name in _COMPARE:
-        from . import compare as module
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(module, name)
@@ -95,7 +94,7 @@ def __getattr__(name: str):
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_PLANNING) | set(_WARMUP) | set(_COMPARE))
+    return sorted(set(globals()) | set(_PLANNING) | set(_WARMUP))
 
 __all__ = [
     # data
@@ -156,9 +155,4 @@ __all__ = [
     "WarmupReport",
     "detect_steady_state",
     "auto_warmup",
-    # comparing two systems as `esize compare` does (esize.compare)
-    "Pair",
-    "CompareResult",
-    "compare_pairs",
-    "make_pair",
 ]
