@@ -630,13 +630,19 @@ def suite_row(pairs: list[Pair], suite: SuiteInterval, *, threshold: float, seed
     )
 
 
-def schemes_for(scheme: str | None, old: Design, new: Design, *,
-                bootstrap: bool = True) -> tuple[str, str]:
+def schemes_for(scheme: str | None, old: Design, new: Design, *, bootstrap: bool = True,
+                option: str | None = None) -> tuple[str, str]:
     """The bootstrap schemes of both systems from one ``scheme`` (``"RRN"``,
     ``"FLAT"``, ``"RRN/RR"`` for different designs, None: every level ``R``), as
     :func:`esize._bootstrap.pair_schemes` fits it to each design; with ``bootstrap``
-    a scheme that resamples no level of a system is refused."""
-    schemes = pair_schemes(scheme, old.n_levels, new.n_levels)
+    a scheme that resamples no level of a system is refused. ``option`` (``"--scheme"``)
+    starts the message of a scheme that does not fit the designs."""
+    try:
+        schemes = pair_schemes(scheme, old.n_levels, new.n_levels)
+    except EsizeError as exc:
+        if option is None:
+            raise
+        raise EsizeError(f"{option}: {exc}") from None
     if bootstrap and any("R" not in sch and sch != "FLAT" for sch in schemes):
         raise EsizeError(
             f"scheme {scheme_label(schemes)!r} resamples no level of a system; use at least "

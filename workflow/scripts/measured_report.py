@@ -57,6 +57,7 @@ pl.write_csv(out.warmup, checks, list(checks[0]))
 cpu = cpu_estimates([m.cpu for m in raw], estimates)
 var_rows = variance_rows(estimates) + variance_rows(cpu, "cpu", with_paper=False)
 path = dataset_settings(config, dataset)["path"]
+provenance = read_provenance(path)
 conditions = conditions_note(read_conditions(path))
 structure = mc.structure_rows(estimates, cpu)
 dataset_checks = (mc.structure_checks(structure) + mc.reference_checks(refs)
@@ -84,13 +85,15 @@ try:
         intervals = ses.session_intervals(designs, variants, alpha=p.alpha)
         rules = ses.judge_rules(intervals) if variants else []
         needed = ses.sessions_needed(designs, variants, alpha=p.alpha)
-        minutes = {r["variant"]: minutes_to_measure(path, [r["variant"], r["base"]])
+        spans = session_spans(path)  # each session's record, read once
+        minutes = {r["variant"]: minutes_to_measure(path, [r["variant"], r["base"]],
+                                                    spans=spans, provenance=provenance)
                    for r in needed}
         session_lines = sessions_section(
             ses.session_variances(designs), intervals, rules, needed, minutes,
             means=ses.session_means(designs),
             paired=ses.paired_session_intervals(designs, variants, alpha=p.alpha),
-            spans=spans_note(session_spans(path), len(read_provenance(path).get("sets") or {})))
+            spans=spans_note(spans, len(provenance.get("sets") or {})))
         dataset_checks += session_checks(rules)
 except (EsizeError, ValueError) as exc:  # ValueError: files with unequal session counts
     pl.fail(log, exc)
@@ -100,7 +103,7 @@ text = render_report(
     warmup_fraction=p.warmup_fraction, dimensioning=dims, costs_note=note, fa_rows=fa_rows,
     pool=pool, known_effect_md=known_md, references=refs, known_effect_rows=rows,
     conditions=conditions, alpha=p.alpha, structure=structure, checks=dataset_checks,
-    provenance=read_provenance(path), thresholds=p.thresholds, skipped=skipped,
+    provenance=provenance, thresholds=p.thresholds, skipped=skipped,
     sessions=session_lines, history=history_section(read_history(path)),
 )
 pl.atomic_write_text(out.md, text)

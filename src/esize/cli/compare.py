@@ -12,9 +12,8 @@ A caveat also names every harness setting recorded differently in the two files
 
 from __future__ import annotations
 
-from .._bootstrap import pair_schemes
 from .._design import Design
-from .._errors import EsizeError, InputError
+from .._errors import InputError
 from ..compare import (
     MIN_BOOTSTRAP_UNITS,
     CompareResult,
@@ -48,11 +47,7 @@ __all__ = [
 
 
 def _schemes(args, old: Design, new: Design, wants_boot: bool) -> tuple[str, str]:
-    try:
-        pair_schemes(args.scheme, old.n_levels, new.n_levels)
-    except EsizeError as exc:
-        raise EsizeError(f"--scheme: {exc}") from None
-    return schemes_for(args.scheme, old, new, bootstrap=wants_boot)
+    return schemes_for(args.scheme, old, new, bootstrap=wants_boot, option="--scheme")
 
 
 def read_pairs(args) -> tuple[str, str, list[Pair], list, list]:

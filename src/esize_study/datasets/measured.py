@@ -144,24 +144,25 @@ def session_minutes(path: str | Path, sets: Sequence[str] | None = None) -> floa
     return sum(spans) / len(spans) if spans else None
 
 
-def minutes_to_measure(path: str | Path, files: Sequence[str]) -> float | None:
+def minutes_to_measure(path: str | Path, files: Sequence[str], *,
+                       spans: Sequence[Mapping] | None = None,
+                       provenance: Mapping | None = None) -> float | None:
     """The mean length in minutes of the shortest kind of session that measured every
     one of ``files`` (data file stems, e.g. ``FFT NA plus3``): sessions grouped by the
     sets they recorded (:func:`session_spans`; provenance.json names each set's file).
-    None when no recorded session measured them all."""
-    spans = session_spans(path)
-    file_of = {s: i.get("file", s) for s, i in
-               (read_provenance(path).get("sets") or {}).items() if isinstance(i, Mapping)}
-    kinds: dict[tuple, list[float]] = {}
+    None when no recorded session measured them all. ``spans`` and ``provenance``,
+    when given, are the directory's, already read."""
+    spans = session_spans(path) if spans is None else spans
+    prov = read_provenance(path) if provenance is None else provenance
+    file_of = {s: i.get("file", s) for s, i in (prov.get("sets") or {}).items()
+               if isinstance(i, Mapping)}
+    kinds: dict[tuple | None, list[float]] = {}
     for s in spans:
         names = tuple(sorted(file_of.get(x, x) for x in s["sets"])) if s["sets"] else None
         kinds.setdefault(names, []).append(s["minutes"])
-    best = None
-    for names, minutes in kinds.items():
-        if names is None or set(files) <= set(names):
-            m = sum(minutes) / len(minutes)
-            best = m if best is None else min(best, m)
-    return best
+    means = [sum(m) / len(m) for names, m in kinds.items()
+             if names is None or set(files) <= set(names)]
+    return min(means) if means else None
 
 
 def read_conditions(path: str | Path) -> dict:
