@@ -71,7 +71,7 @@ docs: $(STAMP)
 	$(BIN)/python -m sphinx -W --keep-going -q -b html docs docs/_build/html
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks measure
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_startup.py

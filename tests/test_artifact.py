@@ -144,6 +144,18 @@ def test_study_version_follows_the_package():
     assert _pyproject(ROOT / "src" / "esize_study" / "pyproject.toml")["project"]["version"] == version
 
 
+def test_changelog_has_one_line_per_change():
+    """Every entry of CHANGELOG.md is one bullet on one line; the stories behind them
+    are in docs/history.md."""
+    lines = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8").splitlines()
+    bullets = [ln for ln in lines if ln.startswith("- ")]
+    assert len(bullets) > 50  # the collection works
+    for number, line in enumerate(lines, 1):
+        assert not line.startswith("  "), f"CHANGELOG.md:{number}: a bullet continued: {line!r}"
+        if line.startswith("- "):
+            assert len(line) <= 300, f"CHANGELOG.md:{number}: {len(line)} characters"
+
+
 def test_licence_is_the_mit_text_and_matches_the_metadata():
     text = (ROOT / "LICENSE").read_text(encoding="utf-8")
     lines = text.splitlines()

@@ -30,8 +30,9 @@ from ._bootstrap import (
     parse_scheme,
     percentile_interval,
     resample_means,
+    tuple_sums,
 )
-from ._decision import MIN_BOOTSTRAP_UNITS, describe, verdict, verdict_obstacle
+from ._decision import MIN_BOOTSTRAP_UNITS, Verdict, describe, verdict, verdict_obstacle
 from ._design import Design, from_tidy
 from ._errors import DesignError, EsizeError, EsizeWarning, InputError
 from ._estimators import (
@@ -56,8 +57,11 @@ from ._intervals import (
     ratio_df_rule,
     welch_df,
 )
+from ._streams import benchmark_key, benchmark_seed
 
 if TYPE_CHECKING:  # for type checkers and editors; at run time see __getattr__ below
+    from types import ModuleType
+
     from ._planning import (
         Dimensioning,
         Plan,
@@ -82,6 +86,7 @@ _WARMUP = ("SteadyState", "WarmupReport", "auto_warmup", "detect_steady_state")
 def __getattr__(name: str):
     # literal imports, so that the study's code hashes (which read the imports off the
     # source) see exactly these two modules, not the whole package
+    module: ModuleType
     if name in _PLANNING:
         from . import _planning as module
     elif name in _WARMUP:
@@ -131,6 +136,9 @@ __all__ = [
     "percentile_interval",
     "minimum_resamples",
     "means_from_indices",
+    "tuple_sums",
+    "benchmark_key",
+    "benchmark_seed",
     # planning (Sections "Experiment Planning", "Dimensioning the Experiments")
     "Plan",
     "Dimensioning",
@@ -141,6 +149,7 @@ __all__ = [
     "dimension",
     "dimension_for_plan",
     # decisions
+    "Verdict",
     "verdict",
     "verdict_obstacle",
     "MIN_BOOTSTRAP_UNITS",

@@ -16,8 +16,8 @@ from .text import Column, format_table, num, unit_text, warmup_text
 
 if TYPE_CHECKING:
     from ._bootstrap import SuiteInterval
+    from ._compare_result import Pair
     from ._intervals import Interval
-    from .compare import Pair
 
 __all__ = ["row_lines", "result_text", "design_text", "benchmark_caveats", "suite_caveats",
            "NAME_WIDTH", "MIN_PREFIX"]
@@ -30,7 +30,15 @@ MIN_PREFIX = 8
 
 
 def design_text(design: Design) -> str:
-    """``"20 x 3 (process > value)"``."""
+    """``"20 x 3 (process > value)"``.
+
+    Examples
+    --------
+    >>> import esize as ez
+    >>> from esize.compare import design_text
+    >>> design_text(ez.Design([[10, 11], [10, 11], [11, 12]], ("fork", "iteration")))
+    '3 x 2 (fork > iteration)'
+    """
     return f"{' x '.join(map(str, design.shape))} ({' > '.join(design.levels)})"
 
 
@@ -204,7 +212,21 @@ def benchmark_caveats(pair: Pair, fieller: Interval | None, boot: Interval | Non
     """What to say about one benchmark's result: an unbounded Fieller interval, Fieller's
     conservative degrees of freedom, a bootstrap interval resting on fewer than
     :data:`MIN_BOOTSTRAP_UNITS` top-level units, why no verdict is drawn
-    (``reason``), and the assumptions (``assumed``) a verdict was forced under."""
+    (``reason``), and the assumptions (``assumed``) a verdict was forced under.
+
+    Examples
+    --------
+    A bootstrap interval on 3 forks, with no Fieller interval to take the verdict from:
+
+    >>> import esize as ez
+    >>> from esize.compare import benchmark_caveats, compare_pairs, make_pair
+    >>> old = ez.Design([[10, 11], [10, 11], [11, 12]], ("fork", "iteration"))
+    >>> new = ez.Design([[8, 9], [8, 8], [8, 9]], ("fork", "iteration"))
+    >>> pair = make_pair("sort", old, new)
+    >>> boot = compare_pairs([pair], method="bootstrap", resamples=2000, seed=1).rows[0].bootstrap
+    >>> print(*benchmark_caveats(pair, None, boot, alpha=0.05))
+    the bootstrap interval rests on 3 top-level units (fork); ...; no verdict is drawn from it ...
+    """
     out = []
     conf = f"{100 * (1 - alpha):g} %"
     if fieller is not None and not fieller.bounded:
@@ -246,7 +268,22 @@ def benchmark_caveats(pair: Pair, fieller: Interval | None, boot: Interval | Non
 def suite_caveats(pairs: list[Pair], suite: SuiteInterval) -> tuple[str, ...]:
     """What to say about the geometric mean: a bootstrap resting on few top-level units
     (its limits are then too narrow, and the verdict interval holds the t interval
-    too), and systems of a single fork or process."""
+    too), and systems of a single fork or process.
+
+    Examples
+    --------
+    >>> import esize as ez
+    >>> from esize.compare import compare_pairs, make_pair, suite_caveats
+    >>> old = ez.Design([[10, 11], [10, 11], [11, 12]], ("fork", "iteration"))
+    >>> new = ez.Design([[8, 9], [8, 8], [8, 9]], ("fork", "iteration"))
+    >>> pairs = [make_pair("sort", old, new),
+    ...          make_pair("hash", old, new, unobserved_top=["new: fork"])]
+    >>> suite = compare_pairs(pairs, method="both", resamples=2000, seed=1).suite.interval
+    >>> for caveat in suite_caveats(pairs, suite):
+    ...     print(caveat)
+    the bootstrap interval of the geometric mean rests on as few as 3 top-level units ...
+    1 of 2 benchmarks held a single fork or process in a system: ...
+    """
     out = []
     units = min(p.top_units for p in pairs)
     conf = f"{100 * (1 - suite.alpha):g} %"

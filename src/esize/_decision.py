@@ -9,15 +9,51 @@ measured quantity is a time; for rates (higher is better) the words swap, which
 
 from __future__ import annotations
 
+import enum
 import math
 
 from ._errors import EsizeError
 from ._estimators import RELATIVE_TOLERANCE
 
-__all__ = ["verdict", "verdict_obstacle", "describe", "wording_note", "number_text",
-           "MIN_BOOTSTRAP_UNITS"]
+__all__ = ["Verdict", "verdict", "verdict_obstacle", "describe", "wording_note",
+           "number_text", "MIN_BOOTSTRAP_UNITS"]
 
-VERDICTS = ("faster", "slower", "same", "inconclusive")
+
+class Verdict(enum.StrEnum):
+    """What an interval for the ratio new/old says against a threshold.
+
+    A string enumeration: a member equals its word (``Verdict.FASTER == "faster"``),
+    prints as it and is written to JSON as it, so the words in the command line's
+    text, JSON and markdown are these values and nothing else.
+
+    Examples
+    --------
+    >>> Verdict.FASTER == "faster", f"{Verdict.SAME}"
+    (True, 'same')
+    >>> [v.value for v in Verdict if v.resolved]
+    ['faster', 'slower']
+    >>> Verdict("inconclusive").resolved
+    False
+    """
+
+    #: new clearly better than old by more than the threshold
+    FASTER = "faster"
+    #: new clearly worse than old by more than the threshold
+    SLOWER = "slower"
+    #: the whole interval within the threshold of no change
+    SAME = "same"
+    #: none of these: the interval straddles a boundary, is unbounded, or is not
+    #: known to cover
+    INCONCLUSIVE = "inconclusive"
+
+    @property
+    def resolved(self) -> bool:
+        """True for a change in one direction (faster or slower)."""
+        return self is Verdict.FASTER or self is Verdict.SLOWER
+
+
+#: every verdict word, in the order of :class:`Verdict`
+VERDICTS = tuple(v.value for v in Verdict)
 
 #: Fewer top-level units than this (in the system with fewer), and a percentile
 #: bootstrap interval draws no verdict: it is too narrow there. Simulated coverage of
@@ -67,6 +103,15 @@ def verdict_obstacle(
     -------
     str or None
         The reason, a phrase to follow "no verdict: ".
+
+    Examples
+    --------
+    >>> verdict_obstacle(method="bootstrap", top_units=12) is None
+    True
+    >>> verdict_obstacle(method="bootstrap", top_units=4)
+    'the bootstrap interval rests on 4 top-level units, fewer than 10, and is then too narrow'
+    >>> verdict_obstacle(unobserved_top="fork")
+    'a single fork in a system, so the interval leaves out the variation between forks ...'
     """
     if unobserved_top is not None and not assume_no_fork_variance:
         return (f"a single {unobserved_top} in a system, so the interval leaves out the "
@@ -87,6 +132,24 @@ def _plural(word: str) -> str:
     return word + "s"
 
 
+def check_threshold(threshold: float) -> float:
+    """``threshold`` as a float, or :class:`EsizeError` unless it lies in [0, 1).
+
+    Examples
+    --------
+    >>> check_threshold(0.02)
+    0.02
+    >>> check_threshold(1)
+    Traceback (most recent call last):
+    ...
+    esize._errors.EsizeError: threshold must lie in [0, 1), got 1
+    """
+    t = float(threshold)
+    if not (math.isfinite(t) and 0.0 <= t < 1.0):
+        raise EsizeError(f"threshold must lie in [0, 1), got {threshold}")
+    return t
+
+
 def verdict(
     lower: float,
     upper: float,
@@ -99,7 +162,7 @@ def verdict(
     unobserved_top: str | None = None,
     assume_no_fork_variance: bool = False,
     assume_bootstrap_covers: bool = False,
-) -> str:
+) -> Verdict:
     r"""Classify a ratio CI against a relative threshold ``t``.
 
     * ``"faster"`` if ``upper < 1 - t`` (for times: new clearly below old),
@@ -138,31 +201,38 @@ def verdict(
 
     Returns
     -------
-    str
-        One of :data:`VERDICTS`.
+    Verdict
+        A string enumeration: it compares equal to its word.
+
+    Examples
+    --------
+    >>> verdict(0.93, 0.97)
+    <Verdict.FASTER: 'faster'>
+    >>> verdict(0.99, 1.01, 0.02), verdict(0.97, 1.01, 0.02)
+    (<Verdict.SAME: 'same'>, <Verdict.INCONCLUSIVE: 'inconclusive'>)
+    >>> verdict(1.05, 1.08, lower_is_better=False)  # a rate went up
+    <Verdict.FASTER: 'faster'>
+    >>> verdict(0.93, 0.97, unobserved_top="fork")  # one fork per system
+    <Verdict.INCONCLUSIVE: 'inconclusive'>
     """
-    t = float(threshold)
-    if not (math.isfinite(t) and 0.0 <= t < 1.0):
-        raise EsizeError(f"threshold must lie in [0, 1), got {threshold}")
+    t = check_threshold(threshold)
     if not bounded or not (math.isfinite(lower) and math.isfinite(upper)):
-        return "inconclusive"
+        return Verdict.INCONCLUSIVE
     if verdict_obstacle(method=method, top_units=top_units, unobserved_top=unobserved_top,
                         assume_no_fork_variance=assume_no_fork_variance,
                         assume_bootstrap_covers=assume_bootstrap_covers) is not None:
-        return "inconclusive"
+        return Verdict.INCONCLUSIVE
     low_edge = (1.0 - t) * (1.0 - RELATIVE_TOLERANCE)  # below it: clearly under 1 - t
     high_edge = (1.0 + t) * (1.0 + RELATIVE_TOLERANCE)  # above it: clearly over 1 + t
     if upper < low_edge:
-        out = "faster"
+        down = True
     elif lower > high_edge:
-        out = "slower"
+        down = False
     elif t > 0.0 and lower >= low_edge and upper <= high_edge:
-        return "same"
+        return Verdict.SAME
     else:
-        return "inconclusive"
-    if not lower_is_better:
-        out = "slower" if out == "faster" else "faster"
-    return out
+        return Verdict.INCONCLUSIVE
+    return Verdict.FASTER if down == lower_is_better else Verdict.SLOWER
 
 
 def describe(
@@ -229,6 +299,13 @@ def describe(
     after the estimate; otherwise every value carries its own word. A NaN or
     negative estimate, or a NaN limit, is reported as undefined rather than given a
     direction.
+
+    Examples
+    --------
+    >>> describe(0.945, 0.93, 0.96, 0.05)
+    'new is 5.50 % faster (95 % CI 4.00 % .. 7.00 %)'
+    >>> describe(1.031, 1.01, 1.05, 0.05)
+    'new is 3.10 % slower (95 % CI 1.00 % .. 5.00 %)'
     """
     conf = f"{100 * (1 - alpha):g} %"
     if not bounded:

@@ -59,6 +59,19 @@ class Design:
     DesignError
         If the shapes and names do not agree, a value is not finite, or a level
         has fewer than one unit.
+
+    Examples
+    --------
+    Two executions of three measurements each:
+
+    >>> import esize as ez
+    >>> d = ez.Design([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], ("execution", "measurement"))
+    >>> d.shape, d.counts
+    ((2, 3), {'execution': 2, 'measurement': 3})
+    >>> d.mean, d.unit_means("execution").tolist()
+    (3.5, [2.0, 5.0])
+    >>> d.trim(1).data.tolist()  # the first measurement of every execution dropped
+    [[2.0, 3.0], [5.0, 6.0]]
     """
 
     data: np.ndarray
@@ -229,6 +242,22 @@ def from_tidy(
         If a column is missing, a value is not a finite number, a label is missing,
         or the design is not balanced (Section "Statistical Model for a Hierarchy of
         Random Effects" assumes equal repetition counts within every level).
+
+    Examples
+    --------
+    >>> import esize as ez
+    >>> table = {"execution": ["a", "a", "b", "b"], "time": [1.0, 3.0, 5.0, 7.0]}
+    >>> d = ez.from_tidy(table, ["execution"])
+    >>> d.levels, d.data.tolist()
+    (('execution', 'measurement'), [[1.0, 3.0], [5.0, 7.0]])
+
+    An unbalanced table is refused:
+
+    >>> try:
+    ...     ez.from_tidy({"execution": ["a", "a", "b"], "time": [1, 2, 3]}, ["execution"])
+    ... except ez.DesignError as exc:
+    ...     print(exc)
+    unbalanced design: each 'execution' group should have the same number of measurements, found between 1 and 2
     """
     design, _ = tidy_design(table, levels, value=value, lowest=lowest)
     return design

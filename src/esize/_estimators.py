@@ -55,6 +55,7 @@ import math
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -143,6 +144,15 @@ def s2(data) -> np.ndarray:
         squared; exactly zero when it is zero up to rounding (see the module notes),
         and ``inf`` or 0 when the data's magnitude is so extreme (beyond about
         :math:`10^{\pm 154}`) that the square is not a float.
+
+    Examples
+    --------
+    The executions' means 2 and 5 vary by :math:`S_2^2 = 4.5`, the measurements
+    within an execution by :math:`S_1^2 = 1`:
+
+    >>> import esize as ez
+    >>> ez.s2([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]).tolist()
+    [4.5, 1.0]
     """
     y = _as_array(data)
     _check_two_units(y)
@@ -168,6 +178,14 @@ def t2(s2_values, counts) -> np.ndarray:
     Notes
     -----
     .. math:: T_1^2 = S_1^2, \qquad T_i^2 = S_i^2 - \frac{S_{i-1}^2}{n_{i-1}}
+
+    Examples
+    --------
+    The top level's :math:`S^2` less the part the 3 measurements below it explain:
+
+    >>> import esize as ez
+    >>> ez.t2([4.5, 1.0], [2, 3]).round(4).tolist()
+    [4.1667, 1.0]
     """
     s = np.asarray(s2_values, dtype=np.float64)
     n = np.asarray(counts, dtype=np.float64)
@@ -197,6 +215,18 @@ class VarianceComponents:
     S2_scaled, T2_scaled : ndarray
         The estimates divided by ``2**(2 e)``, always finite (computed from ``S2``
         and ``T2`` when not given).
+
+    Examples
+    --------
+    >>> import esize as ez
+    >>> d = ez.Design([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], ("execution", "measurement"))
+    >>> vc = ez.variance_components(d)
+    >>> vc.levels, vc.counts, vc.mean
+    (('execution', 'measurement'), (2, 3), 3.5)
+    >>> vc.S_pct.round(2).tolist(), vc.T_pct.round(2).tolist()  # percent of the mean
+    ([60.61, 28.57], [58.32, 28.57])
+    >>> round(vc.as_dict()["execution"]["T2"], 4)
+    4.1667
     """
 
     levels: tuple[str, ...]
@@ -222,12 +252,13 @@ class VarianceComponents:
     def S_pct(self) -> np.ndarray:
         """Relative variation :math:`\\sqrt{S^2}/\\overline{Y}` in percent (computed in
         scaled units, so it does not depend on the unit of measure)."""
-        return 100.0 * np.sqrt(self.S2_scaled) / self._scaled_mean
+        return 100.0 * np.sqrt(cast(np.ndarray, self.S2_scaled)) / self._scaled_mean
 
     @property
     def T_pct(self) -> np.ndarray:
         """:math:`\\sqrt{\\max(T^2, 0)}/\\overline{Y}` in percent."""
-        return 100.0 * np.sqrt(np.clip(self.T2_scaled, 0.0, None)) / self._scaled_mean
+        t2 = cast(np.ndarray, self.T2_scaled)  # set by __post_init__
+        return 100.0 * np.sqrt(np.clip(t2, 0.0, None)) / self._scaled_mean
 
     def as_dict(self) -> dict[str, dict[str, float]]:
         """``{level: {"S2": .., "T2": .., "S_pct": .., "T_pct": ..}}``."""
@@ -248,6 +279,20 @@ def variance_components(design: Design) -> VarianceComponents:
     Both are computed on the data scaled by a power of two (see the module notes);
     estimates that are zero up to rounding are exactly zero, so a level whose units
     do not vary has :math:`S^2 = T^2 = 0` every time.
+
+    Examples
+    --------
+    >>> import esize as ez
+    >>> d = ez.Design([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], ("execution", "measurement"))
+    >>> vc = ez.variance_components(d)
+    >>> vc.S2.tolist(), vc.T2.round(4).tolist()
+    ([4.5, 1.0], [4.1667, 1.0])
+
+    Executions that do not differ have no variance of their own, exactly:
+
+    >>> same = ez.Design([[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]], ("execution", "measurement"))
+    >>> ez.variance_components(same).S2.tolist()
+    [0.0, 1.0]
     """
     y = design.data
     _check_two_units(y)
@@ -346,6 +391,14 @@ def mean_variance(data) -> float:
     or more units. The value is in the data's units squared (zero when it is zero up
     to rounding; see the module notes); :func:`mean_and_variance` gives it in scaled
     units, which never overflow.
+
+    Examples
+    --------
+    Two executions with means 2 and 5: :math:`S_2^2 = 4.5`, over 2 executions:
+
+    >>> import esize as ez
+    >>> ez.mean_variance([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    2.25
     """
     _, v, e = mean_and_variance(data)
     return float(_unscale(v, 2 * e))
@@ -366,6 +419,15 @@ def model_mean_variance(sigma2, counts) -> float:
     counts : array_like
         Repetition counts, highest level first (may be non-integer when used for
         planning).
+
+    Examples
+    --------
+    :math:`\sigma_2^2 = 4` over 2 executions plus :math:`\sigma_1^2 = 1` over
+    :math:`2 \cdot 3` measurements:
+
+    >>> import esize as ez
+    >>> round(ez.model_mean_variance([4.0, 1.0], [2, 3]), 4)
+    2.1667
     """
     s = np.asarray(sigma2, dtype=np.float64)
     n = np.asarray(counts, dtype=np.float64)

@@ -49,9 +49,21 @@ import math
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
+from ._budget import _check_budget, _floor, _search, _variance_counts
+from ._counts import (
+    _check_below_one,
+    _costs_array,
+    _merged_optimum,
+    _unscale,
+    _variance_exponent,
+    continuous_counts,
+    experiment_cost,
+    optimal_counts,
+)
 from ._design import Design
 from ._errors import EsizeError
 from ._estimators import model_mean_variance, variance_components
@@ -70,204 +82,8 @@ __all__ = [
 ]
 
 
-def _costs_array(costs, n_levels: int) -> np.ndarray:
-    c = np.asarray(costs, dtype=np.float64).ravel()
-    if c.size != n_levels - 1:
-        raise EsizeError(
-            f"{c.size} cost(s) given for {n_levels} levels; need one per level "
-            f"except the lowest ({n_levels - 1})"
-        )
-    if not np.all(np.isfinite(c)) or np.any(c <= 0):
-        raise EsizeError(f"costs must be positive and finite, got {c.tolist()}")
-    return c
 
-
-BELOW_ONE_RULES = ("merge", "clamp")
 OBJECTIVES = ("half_width", "variance")
-#: Largest budget and count handled: integers above 2**53 are not exact in floats.
-_MAX_COUNT = float(2**53)
-
-
-def _check_below_one(rule: str) -> str:
-    if rule not in BELOW_ONE_RULES:
-        raise EsizeError(f"below_one must be one of {BELOW_ONE_RULES}, got {rule!r}")
-    return rule
-
-
-def _variance_exponent(s) -> int:
-    """The ``e`` for which the largest positive ``s / 2**(2 e)`` lies in [1/4, 1) (0
-    when none is positive).
-
-    Dividing variances by an even power of two is exact (away from the subnormals)
-    and divides their square roots by ``2**e`` exactly, so ratios, sums and half-widths
-    relative to a mean divided by ``2**e`` are those of the given values, but nothing
-    overflows. Entries that are not positive are dropped by planning and do not count.
-    """
-    s = np.asarray(s, dtype=np.float64)
-    positive = s[s > 0]
-    m = float(np.max(positive)) if positive.size else 0.0
-    if not math.isfinite(m) or m == 0.0:
-        return 0
-    return (math.frexp(m)[1] + 1) // 2
-
-
-def _unscale(v, exponent: int):
-    """``v * 2**exponent``: exact, or inf / 0 when the result is beyond the floats."""
-    with np.errstate(over="ignore", under="ignore"):
-        return np.ldexp(np.asarray(v, dtype=np.float64), exponent)
-
-
-def _positive_variances(t2) -> np.ndarray:
-    """The variances, checked (finite, positive) and divided by ``4**e`` so that the
-    largest lies in [1/4, 1) (:func:`_variance_exponent`): counts depend on their
-    ratios only, which this leaves unchanged."""
-    s = np.asarray(t2, dtype=np.float64).ravel()
-    if np.any(~np.isfinite(s)):
-        raise EsizeError(f"variance estimates must be finite to plan, got {s.tolist()}")
-    if np.any(s <= 0):
-        raise EsizeError(
-            "optimal counts need positive variances at every level; drop levels with "
-            "T^2 <= 0 first (plan_from_variances / plan_from_design do this)"
-        )
-    return _unscale(s, -2 * _variance_exponent(s))
-
-
-def _merged_optimum(s, c) -> np.ndarray:
-    """Continuous optimum with every count at least 1, paper order (lowest level first).
-
-    ``s`` holds the variances of levels ``1 .. n+1``, ``c`` the costs
-    :math:`c_1 .. c_n`. See :func:`continuous_counts`.
-    """
-    var = [float(v) for v in s]
-    unit = [1.0, *(float(v) for v in c)]  # cost of a new unit of each level, children apart
-    groups = [[i] for i in range(len(var))]  # original levels in each (merged) level
-    while True:
-        x = [
-            math.sqrt(unit[i + 1] / unit[i] * var[i] / var[i + 1]) for i in range(len(var) - 1)
-        ]
-        if not x or min(x) >= 1.0:
-            break
-        j = int(np.argmin(x))  # the clearest case first, then optimise again
-        var[j + 1] += var[j]
-        unit[j + 1] += unit[j]
-        groups[j + 1] = groups[j] + groups[j + 1]
-        del var[j], unit[j], groups[j]
-    out = np.ones(len(s) - 1)
-    for g, xg in zip(groups[:-1], x):
-        out[g[-1]] = xg  # the merged level's count is its highest member's
-    return out
-
-
-def continuous_counts(t2, costs) -> np.ndarray:
-    r"""Optimal counts before rounding, every count at least 1 (the top level excluded).
-
-    Equation ``eopt`` of Section "Experiment Planning" gives the unconstrained
-    optimum. Writing :math:`u_1 = 1` for the cost of one measurement and
-    :math:`u_{i+1} = c_i` for the cost of a new unit of level :math:`i + 1` (its own
-    cost, its children apart), it reads
-
-    .. math:: n_i = \sqrt{\frac{u_{i+1}}{u_i} \frac{\sigma_i^2}{\sigma_{i+1}^2}},
-              \quad 1 \le i \le n.
-
-    A count cannot be below 1. When the smallest :math:`n_i < 1`, level :math:`i`
-    gets :math:`n_i = 1`: every unit of level :math:`i + 1` then holds exactly one
-    unit of level :math:`i`, and the cost model (equation ``ecost``) and the
-    variance of the mean,
-
-    .. math:: c = (\dots (u_{i+1} + (u_i + k_{i-1}) \cdot 1) n_{i+1} \dots),
-              \qquad \dots + \frac{\sigma_i^2 + \sigma_{i+1}^2}{p_{i+1}} + \dots,
-
-    are those of an experiment in which the two levels are one, with variance
-    :math:`\sigma_i^2 + \sigma_{i+1}^2` and unit cost :math:`u_i + u_{i+1}` (a new
-    binary that runs once costs its build plus one execution's warm-up). The
-    remaining counts are optimised again for that experiment, and so on until every
-    free count is at least 1. The objective is a posynomial in the counts, convex in
-    their logarithms, so this is its minimum over counts :math:`\ge 1` (the tests
-    check it against a numerical minimiser).
-
-    Parameters
-    ----------
-    t2 : array_like
-        Variance estimates per level, highest first; all must be positive.
-    costs : array_like
-        Cost of a new unit at every level but the lowest, highest first.
-
-    Returns
-    -------
-    ndarray of float
-        Counts for the levels below the top, highest first; merged levels get 1.
-    """
-    s = _positive_variances(t2)
-    c = _costs_array(costs, s.size)
-    if s.size < 2:
-        return np.zeros(0)
-    return _merged_optimum(s[::-1], c[::-1])[::-1]
-
-
-def optimal_counts(t2, costs, *, below_one: str = "merge") -> np.ndarray:
-    """Optimal repetition counts (rounded up) for all but the top level.
-
-    Parameters
-    ----------
-    t2 : array_like
-        Variance estimates per level, highest first; all must be positive.
-    costs : array_like
-        Cost of a new unit at every level but the lowest, highest first, in
-        measurements (for three levels: build cost, then warm-up).
-    below_one : {"merge", "clamp"}
-        What a continuous optimum below 1 does. ``"merge"`` (default): the level
-        gets 1 and the others are optimised again (:func:`continuous_counts`).
-        ``"clamp"``: the paper's formula as printed, every count
-        :math:`\\max(1, \\lceil n_i \\rceil)` with the others unchanged (used to
-        reproduce Table ``tPrecisions``).
-
-    Returns
-    -------
-    ndarray of int
-        Counts for levels ``1 ..`` (highest first, the top level excluded); at
-        least 1 each.
-    """
-    rule = _check_below_one(below_one)
-    s = np.asarray(t2, dtype=np.float64).ravel()
-    c = _costs_array(costs, s.size)
-    if s.size < 2:
-        return np.zeros(0, dtype=np.int64)
-    s = _positive_variances(s)
-    if rule == "merge":
-        n = continuous_counts(s, c)
-    else:
-        sl, cl = s[::-1], c[::-1]  # paper order: index 0 = level 1 (lowest)
-        n = np.empty(s.size - 1)
-        n[0] = math.sqrt(cl[0] * sl[0] / sl[1])
-        for i in range(1, s.size - 1):
-            n[i] = math.sqrt(cl[i] / cl[i - 1] * sl[i] / sl[i + 1])
-        n = n[::-1]
-    if np.any(n > _MAX_COUNT):
-        raise EsizeError(
-            f"an optimal count of {float(np.max(n)):.3g} is too large to plan (above 2**53): "
-            "a level varies far too little against the one below it"
-        )
-    # guard against 4.0000000001 from rounding in the square root
-    n = np.ceil(np.round(n, 9)).astype(np.int64)
-    return np.maximum(n, 1)
-
-
-def experiment_cost(counts, costs) -> float:
-    """Total cost of an experiment in measurements (the paper's cost model).
-
-    Parameters
-    ----------
-    counts : array_like
-        Repetition counts of every level, highest first (the top included).
-    costs : array_like
-        Cost of a new unit at every level but the lowest, highest first.
-    """
-    n = np.asarray(counts, dtype=np.float64).ravel()
-    c = _costs_array(costs, n.size)
-    total = n[-1]
-    for k in range(n.size - 2, -1, -1):
-        total = (c[k] + total) * n[k]
-    return float(total)
 
 
 @dataclass(frozen=True)
@@ -315,6 +131,19 @@ class Plan:
         highest first, dropped levels included (the build cost of a dropped binary
         level, say); None for a plan built by hand. ``costs`` holds them folded for
         the remaining levels, ``outer_cost`` for a dropped top level.
+
+    Examples
+    --------
+    As :func:`plan_from_variances` returns it when executions vary too little
+    (:math:`T^2 \\le 0`): the build and warm-up costs fold into one, 110:
+
+    >>> import esize as ez
+    >>> plan = ez.plan_from_variances([1.0, -0.1, 2.0], [100.0, 10.0],
+    ...                               ("binary", "execution", "measurement"))
+    >>> plan.levels, plan.dropped, plan.costs.tolist(), plan.counts
+    (('binary', 'measurement'), ('execution',), [110.0], {'measurement': 15})
+    >>> plan.as_dict()["given_costs"]
+    {'binary': 100.0, 'execution': 10.0}
     """
 
     levels: tuple[str, ...]
@@ -351,7 +180,7 @@ class Plan:
             "counts": {k: int(v) for k, v in self.counts.items()},
             "T2": {
                 k: _float_or_none(v, w)
-                for k, v, w in zip(self.levels, self.t2, self.t2_scaled)
+                for k, v, w in zip(self.levels, self.t2, cast(np.ndarray, self.t2_scaled))
             },
             "costs": {k: float(v) for k, v in zip(self.levels[:-1], self.costs)},
         }
@@ -467,6 +296,22 @@ def plan_from_variances(
     The variances may be in any unit: they are divided by the power of four that
     brings the largest into [1/4, 1) (:attr:`Plan.exponent`), so the counts do not
     depend on the unit and nothing overflows.
+
+    Examples
+    --------
+    >>> import esize as ez
+    >>> levels = ("binary", "execution", "measurement")
+    >>> ez.plan_from_variances([1.0, 0.5, 2.0], [100.0, 10.0], levels).counts
+    {'execution': 3, 'measurement': 7}
+
+    Executions with :math:`T^2 \\le 0` are dropped; the measurements per binary are
+    optimised against the build and warm-up (110), or the warm-up alone (10):
+
+    >>> ez.plan_from_variances([1.0, -0.1, 2.0], [100.0, 10.0], levels).counts
+    {'measurement': 15}
+    >>> ez.plan_from_variances([1.0, -0.1, 2.0], [100.0, 10.0], levels,
+    ...                        dropped_cost="replace").counts
+    {'measurement': 5}
     """
     s = [float(x) for x in np.asarray(t2, dtype=np.float64).ravel()]
     names = list(levels) if levels is not None else [f"level{len(s) - k}" for k in range(len(s))]
@@ -517,6 +362,18 @@ def plan_from_design(
     Everything is decided on the estimates in the data's scaled units
     (:attr:`VarianceComponents.T2_scaled`), so the plan does not depend on the unit of
     measure, even for data whose variances are beyond the floats.
+
+    Examples
+    --------
+    Executions whose means differ less than their measurements do: their
+    :math:`T^2` is negative, so they are merged and the variances estimated again:
+
+    >>> import esize as ez
+    >>> d = ez.Design([[[10, 12, 11], [12, 10, 11]], [[14, 15, 13], [13, 15, 14]],
+    ...                [[16, 17, 18], [18, 17, 16]]], ("binary", "execution", "measurement"))
+    >>> plan = ez.plan_from_design(d, [100.0, 10.0])
+    >>> plan.dropped, plan.levels, [round(float(v), 4) for v in plan.t2], plan.counts
+    (('execution',), ('binary', 'measurement'), [8.8667, 0.8], {'measurement': 4})
     """
     rule = _check_rule(dropped_cost)
     _check_below_one(below_one)
@@ -528,9 +385,9 @@ def plan_from_design(
     outer_level, outer_cost = None, 0.0
     while True:
         vc = variance_components(d)
-        if not np.all(np.isfinite(vc.T2_scaled)):  # finite data give finite estimates
+        if not np.all(np.isfinite(cast(np.ndarray, vc.T2_scaled))):  # finite data give finite estimates
             raise EsizeError("the variance estimates are not finite")
-        bad = [j for j in range(d.n_levels - 1) if vc.T2_scaled[j] <= 0]
+        bad = [j for j in range(d.n_levels - 1) if cast(np.ndarray, vc.T2_scaled)[j] <= 0]
         if not bad:
             break
         j = bad[-1]
@@ -544,7 +401,7 @@ def plan_from_design(
         if d.n_levels == 1:
             vc = variance_components(d)
             break
-    if vc.T2_scaled[-1] <= 0:
+    if cast(np.ndarray, vc.T2_scaled)[-1] <= 0:
         raise EsizeError("the measurements do not vary; nothing to plan")
     return _finish(
         list(d.levels), dropped, vc.T2, vc.T2_scaled, vc.exponent, c, oc, rule, below_one,
@@ -574,6 +431,19 @@ class Dimensioning:
     plan : Plan
     objective : str
         ``"half_width"`` or ``"variance"``, see :func:`dimension`.
+
+    Examples
+    --------
+    As :func:`dimension` returns it for a plan without executions (their
+    :math:`T^2 \\le 0`), which :attr:`design_counts` puts back at 1:
+
+    >>> import esize as ez
+    >>> dim = ez.dimension([1.0, -0.1, 2.0], [100.0, 10.0], 5000, mean=20.0,
+    ...                    levels=("binary", "execution", "measurement"))
+    >>> dim.counts, dim.cost
+    ({'binary': 40, 'measurement': 15}, 5000.0)
+    >>> dim.design_counts
+    {'binary': 40, 'execution': 1, 'measurement': 15}
     """
 
     counts: dict[str, int]
@@ -690,6 +560,19 @@ def dimension(
     EsizeError
         Bad costs or budget, or a budget too small for 2 top-level units (with either
         objective).
+
+    Examples
+    --------
+    A budget of 10000 measurements, a mean of 20: the optimised design against 90
+    binaries of one measurement each:
+
+    >>> import esize as ez
+    >>> dim = ez.dimension([1.0, 0.5, 2.0], [100.0, 10.0], 10000, mean=20.0,
+    ...                    levels=("binary", "execution", "measurement"))
+    >>> dim.counts, round(dim.half_width, 4)
+    ({'binary': 74, 'execution': 2, 'measurement': 7}, 0.0137)
+    >>> dim.default_n, round(dim.default_half_width, 4)
+    (90, 0.0196)
     """
     plan = plan_from_variances(
         t2, costs, levels, dropped_cost=dropped_cost, below_one=below_one
@@ -703,21 +586,6 @@ def dimension(
     )
 
 
-def _check_budget(budget) -> float:
-    try:
-        b = float(budget)
-    except (TypeError, ValueError):
-        raise EsizeError(f"budget must be a number, got {budget!r}") from None
-    if not (b > 0 and math.isfinite(b)):
-        raise EsizeError(f"budget must be positive, got {budget}")
-    if b > _MAX_COUNT:
-        raise EsizeError(
-            f"budget {b:g} is too large: at most 2**53 = {_MAX_COUNT:.6g} measurements "
-            "(larger counts are not exact in floating point)"
-        )
-    return b
-
-
 def _full_hierarchy(plan: Plan):
     """Names, variances (scaled, :attr:`Plan.t2_scaled`) and true costs of the whole
     design, highest first.
@@ -725,146 +593,10 @@ def _full_hierarchy(plan: Plan):
     A dropped top level comes back with variance 0 and its cost: the next
     experiment still has its units, and the interval's degrees of freedom count them.
     """
-    names, t2, costs = list(plan.levels), list(plan.t2_scaled), list(plan.costs)
+    names, t2, costs = list(plan.levels), list(cast(np.ndarray, plan.t2_scaled)), list(plan.costs)
     if plan.outer_level is not None:
         names, t2, costs = [plan.outer_level, *names], [0.0, *t2], [plan.outer_cost, *costs]
     return names, np.asarray(t2, dtype=np.float64), np.asarray(costs, dtype=np.float64)
-
-
-def _floor(x):
-    return np.floor(x + 1e-9)
-
-
-def _t_quantiles(alpha: float, df: np.ndarray) -> np.ndarray:
-    """Student's t quantiles :math:`t_{1-\\alpha/2}` for an array of degrees of freedom."""
-    from scipy.special import stdtrit
-
-    uniq, inv = np.unique(df, return_inverse=True)
-    return stdtrit(uniq, 1.0 - alpha / 2.0)[inv]
-
-
-def _candidate_counts(x: float, k: int) -> np.ndarray:
-    """Whole counts to try for a level whose continuous optimum is ``x``: about ``k``
-    spread geometrically from 1 to ``2 x`` (a tight budget per top unit can call for
-    far fewer units than ``x``) and about ``k`` over ``[x / 2, 2 x]`` (all of
-    them when few)."""
-    lo, hi = max(1.0, math.floor(x / 2.0)), max(1.0, math.ceil(2.0 * x))
-    near = np.arange(lo, hi + 1) if hi - lo + 1 <= k else np.round(np.geomspace(lo, hi, k))
-    wide = np.round(np.geomspace(1.0, hi, k))
-    extra = [max(1.0, math.floor(x)), max(1.0, math.ceil(x))]
-    return np.unique(np.concatenate([wide, near, extra]))
-
-
-def _search(s, c, budget, alpha, centre) -> tuple[list[int], float]:
-    r"""Whole counts with the narrowest half-width (up to the factor :math:`1/\overline{Y}`).
-
-    Paper order: ``s`` are the variances of levels 1 .. m+1 (top last), ``c`` the
-    costs :math:`c_1 .. c_m`, ``centre`` the continuous optimum of levels
-    1 .. m-1. Given the top count :math:`N`, the count of level :math:`m` is the
-    largest the budget allows and the lower counts are tried around ``centre``;
-    every count is then raised while the budget per top unit still allows it (more
-    units below never widen the interval). :math:`N` runs over every value from 2
-    up to 1024 and over a geometric grid, refined around the best, beyond.
-    Returns the counts (top first) and :math:`t \sqrt{\operatorname{var}}`.
-    """
-    m = len(s) - 1
-    if m == 0:
-        n_top = int(_floor(budget))
-        var = s[0] / n_top
-        return [n_top], float(_t_quantiles(alpha, np.array([n_top - 1.0]))[0] * math.sqrt(var))
-    # candidate counts of levels 1 .. m-1: about 64 each, at most ~800 combinations
-    k = min(32, max(3, int(800 ** (1.0 / (m - 1)) / 2))) if m > 1 else 1
-    low = _grid([_candidate_counts(x, k) for x in centre])
-    cheapest = float(np.sum(c)) + 1.0  # every count 1
-    n_hi = float(_floor(budget / cheapest))
-    small = np.arange(1.0, 33.0)  # counts of level m tried one by one
-
-    def evaluate(tops, low):
-        tops = np.unique(tops[(tops >= 2) & (tops <= n_hi)])
-        per_top = budget / tops  # what one top unit may cost
-        # (a) counts below level m around their optimum, level m as large as allowed
-        n = np.empty((low.shape[0], tops.size, m))
-        n[:, :, : m - 1] = low[:, None, :]
-        unit = c[m - 2] + _k(low, c, m - 2) if m > 1 else np.ones(low.shape[0])
-        n[:, :, m - 1] = _floor((per_top[None, :] - c[m - 1]) / unit[:, None])
-        if m > 1:
-            # (b) few units of level m, one count after the other, the levels below
-            # filled from 1: where level m gets few units, whole counts matter most
-            few = np.ones((small.size, tops.size, m))
-            few[:, :, m - 1] = small[:, None]
-            n = np.concatenate([n, few], axis=0)
-        n = np.maximum(n, 1.0)
-        # then fill: raise lower counts as far as the budget per top unit allows,
-        # every level from the top down, and (for the candidates of (a)) only the lowest
-        filled = [_fill(n.copy(), c, per_top, range(m - 2, -1, -1))]
-        if m > 2:
-            filled.append(_fill(n[: low.shape[0]].copy(), c, per_top, [0]))
-        n = np.concatenate(filled, axis=0)
-        top = _floor(budget / _per_top(n, c))
-        ok = top >= 2
-        top = np.where(ok, top, 2.0)  # placeholders for the designs ruled out
-        prods = np.cumprod(n[:, :, ::-1], axis=2)[:, :, ::-1]  # prod(n_i .. n_m)
-        var = (s[m] + np.sum(s[None, None, :m] / prods, axis=2)) / top
-        hw = np.where(ok, _t_quantiles(alpha, top - 1.0) * np.sqrt(var), np.inf)
-        r, q = np.unravel_index(int(np.argmin(hw)), hw.shape)
-        return float(hw[r, q]), [int(top[r, q]), *(int(v) for v in n[r, q, ::-1])]
-
-    dense = np.arange(2.0, min(n_hi, 1024.0) + 1.0)
-    tops, ratio = dense, 1.0
-    if n_hi > 1024.0:
-        ratio = (n_hi / 1024.0) ** (1.0 / 256)
-        tops = np.concatenate([dense, np.round(np.geomspace(1024.0, n_hi, 257)), [n_hi]])
-    best_hw, best = evaluate(tops, low)
-    # beyond 1024 top units: finer grids around the best top count, the lower counts
-    # near the best ones
-    while best[0] > 1024.0 and ratio > 1.0:
-        lo, hi = max(2.0, math.floor(best[0] / ratio)), min(n_hi, math.ceil(best[0] * ratio))
-        if hi - lo <= 512:
-            tops, ratio = np.arange(lo, hi + 1.0), 1.0
-        else:
-            tops = np.concatenate([np.round(np.geomspace(lo, hi, 513)), [best[0]]])
-            ratio = (hi / lo) ** (1.0 / 512)
-        near = _grid([np.arange(max(1, v - 2), v + 3, dtype=np.float64) for v in best[:1:-1]])
-        hw, cand = evaluate(tops, near)
-        if hw < best_hw:
-            best_hw, best = hw, cand
-    return best, best_hw
-
-
-def _grid(axes) -> np.ndarray:
-    """All combinations of the values in ``axes``, one row each (one empty row for
-    no axes)."""
-    if not axes:
-        return np.zeros((1, 0))
-    return np.stack([a.ravel() for a in np.meshgrid(*axes, indexing="ij")], axis=1)
-
-
-def _fill(n, c, per_top, levels):
-    """Raise the counts of ``levels`` (paper order, in the order given) of the
-    candidate designs ``n`` (shape (P, T, m)) while one top unit costs at most
-    ``per_top`` (shape (T,)); the cost is affine in each count."""
-    for j in levels:
-        cost = _per_top(n, c)
-        below = np.ones(n.shape[:2]) if j == 0 else c[j - 1] + _k(n, c, j - 1)
-        slope = below * np.prod(n[:, :, j + 1 :], axis=2)
-        rest = cost - slope * n[:, :, j]
-        n[:, :, j] = np.maximum(n[:, :, j], _floor((per_top[None, :] - rest) / slope))
-    return n
-
-
-def _k(n, c, j):
-    """:math:`k_{j+1}` of the paper (cost of a unit of level j+2, its own cost apart),
-    paper order, for count arrays of shape (..., m)."""
-    k = n[..., 0]
-    for i in range(1, j + 1):
-        k = (c[i - 1] + k) * n[..., i]
-    return k
-
-
-def _per_top(n, c):
-    """Cost of one top unit for count arrays of shape (..., m) (paper order)."""
-    m = n.shape[-1]
-    return c[m - 1] + _k(n, c, m - 1)
 
 
 def dimension_for_plan(
@@ -909,79 +641,22 @@ def dimension_for_plan(
     EsizeError
         The budget is not positive, above :math:`2^{53}`, or cannot pay for 2
         top-level units even with one unit of every level below.
+
+    Examples
+    --------
+    The plan of :func:`plan_from_design`'s example, for 5000 measurements:
+
+    >>> import esize as ez
+    >>> d = ez.Design([[[10, 12, 11], [12, 10, 11]], [[14, 15, 13], [13, 15, 14]],
+    ...                [[16, 17, 18], [18, 17, 16]]], ("binary", "execution", "measurement"))
+    >>> dim = ez.dimension_for_plan(ez.plan_from_design(d, [100.0, 10.0]), 5000, mean=14.0)
+    >>> dim.counts, dim.cost, round(dim.half_width, 4), round(dim.default_half_width, 4)
+    ({'binary': 44, 'measurement': 3}, 4972.0, 0.0656, 0.0667)
     """
     if total_variance is not None:
         total_variance = float(_unscale(total_variance, -2 * plan.exponent))
     return _dimension(
         plan, budget, _scaled_mean(mean, plan), alpha, total_cost, total_variance, objective
-    )
-
-
-def _unit_costs(counts, c) -> list[float]:
-    """Cost of one unit of every level (highest first) for ``counts`` (highest
-    first; the top's own count is not used) and true costs ``c``: a unit of the lowest
-    level costs 1, one of level ``k`` costs ``c[k]`` plus its ``counts[k + 1]``
-    children."""
-    u = [1.0] * len(counts)
-    for k in range(len(counts) - 2, -1, -1):
-        u[k] = float(c[k]) + float(counts[k + 1]) * u[k + 1]
-    return u
-
-
-def _variance_counts(low, c, budget: float, *, dropped_top: bool) -> list[int]:
-    r"""Counts of the paper's procedure (``objective="variance"``), highest first,
-    never fewer than 2 top-level units.
-
-    The plan's counts below the top and as many top units as the budget buys,
-    :math:`\lfloor \text{budget} / \text{cost of a top unit} \rfloor`. When that is
-    fewer than 2 (the plan's lower counts are dear for the budget) the top gets 2
-    and the budget per top unit goes to the levels below, highest first: the level
-    under the top takes as many units as fit with the plan's counts beneath it;
-    when not even one fits it gets 1 and the next level down does the same, and so
-    on. With the top fixed, this is the variance-minimising procedure one level
-    down, so the lower counts keep their optimum where the budget allows.
-
-    A top level the plan dropped (``dropped_top``: variance 0) gets 2 units, the
-    fewest that give an interval, and the plan's top level takes the rest of the
-    budget in the same way.
-
-    Parameters
-    ----------
-    low : list of int
-        The plan's counts for the levels under the design's top (for a dropped top,
-        under the plan's top), highest first.
-    c : ndarray
-        True costs of the whole design (:func:`_full_hierarchy`), highest first.
-    budget : float
-        At least 2 top units with one unit of every level below (checked before).
-    dropped_top : bool
-        Whether the design's top level is one the plan dropped.
-
-    Returns
-    -------
-    list of int
-        One count per level of the design, the top's first, all at least 1.
-    """
-    n_levels = len(c) + 1
-    if n_levels == 1:
-        return [int(_floor(budget))]
-    # counts of the whole design; a dropped top's plan level has no plan count
-    counts = [0, 0, *low] if dropped_top else [0, *low]
-    if not dropped_top:
-        n_top = int(_floor(budget / _unit_costs(counts, c)[0]))
-        if n_top >= 2:
-            return [n_top, *low]
-    counts[0] = 2
-    allowed = budget / 2.0  # what one unit of the level above may cost
-    for k in range(1, n_levels):
-        allowed -= float(c[k - 1])  # its own cost: the rest pays for its children
-        n = int(_floor(allowed / _unit_costs(counts, c)[k]))
-        if n >= 1:
-            counts[k] = n
-            return counts
-        counts[k] = 1
-    raise EsizeError(  # unreachable: the budget pays for 2 units of the cheapest design
-        f"budget {budget:g} does not pay for 2 top-level units"
     )
 
 

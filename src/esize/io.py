@@ -43,6 +43,19 @@ class OutputError(OSError):
     device other than the null device or a terminal, a FIFO without a reader).
 
     ``str()`` is the reason alone; ``filename`` is the path.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from esize.io import OutputError, check_output
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     try:
+    ...         check_output(tmp)
+    ...     except OutputError as exc:
+    ...         print(exc)
+    ...         print(exc.filename == tmp, isinstance(exc, OSError))
+    is a directory; the result is written only to a regular file, a FIFO, a terminal or the null device
+    True True
     """
 
     def __init__(self, path, reason: str):
@@ -61,6 +74,25 @@ def atomic_open(path: str | os.PathLike, *, mode: int | None = None) -> Iterator
     memory): a temporary file beside ``path``, renamed over it when the ``with``
     block ends without an exception, removed otherwise. The file gets ``mode``
     (default: ``0o666`` less the umask, as ``open`` would create it).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from esize.io import atomic_open
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "out.bin")
+    ...     with atomic_open(path) as fh:
+    ...         _ = fh.write(b"part 1, ")
+    ...         _ = fh.write(b"part 2")
+    ...     try:  # a write that fails half-way leaves the file as it was
+    ...         with atomic_open(path) as fh:
+    ...             _ = fh.write(b"half")
+    ...             raise RuntimeError("interrupted")
+    ...     except RuntimeError:
+    ...         pass
+    ...     with open(path, "rb") as fh:
+    ...         print(fh.read(), os.listdir(tmp))
+    b'part 1, part 2' ['out.bin']
     """
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
@@ -87,13 +119,37 @@ def atomic_open(path: str | os.PathLike, *, mode: int | None = None) -> Iterator
 
 
 def atomic_write(path: str | os.PathLike, data: bytes) -> None:
-    """Write ``data`` to ``path`` via a temporary file and a rename (never half-written)."""
+    """Write ``data`` to ``path`` via a temporary file and a rename (never half-written).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from esize.io import atomic_write
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "new", "result.bin")  # the directory is made
+    ...     atomic_write(path, b"ratio 0.86")
+    ...     with open(path, "rb") as fh:
+    ...         print(fh.read(), os.listdir(os.path.dirname(path)))
+    b'ratio 0.86' ['result.bin']
+    """
     with atomic_open(path) as fh:
         fh.write(data)
 
 
 def atomic_write_text(path: str | os.PathLike, text: str) -> None:
-    """Text version of :func:`atomic_write` (UTF-8)."""
+    """Text version of :func:`atomic_write` (UTF-8).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from esize.io import atomic_write_text
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "result.txt")
+    ...     atomic_write_text(path, "ratio 0.86 ± 0.15")
+    ...     with open(path, encoding="utf-8") as fh:
+    ...         print(fh.read(), os.path.getsize(path))  # 17 characters, 18 bytes
+    ratio 0.86 ± 0.15 18
+    """
     atomic_write(path, text.encode("utf-8"))
 
 
@@ -113,7 +169,15 @@ def _is_sink(st: os.stat_result) -> bool:
 
 def file_kind(mode: int) -> str:
     """What a file of ``st_mode`` ``mode`` is, for a message: ``"a FIFO (named pipe)"``,
-    ``"a directory"``, ``"a block device (a disk)"`` ..."""
+    ``"a directory"``, ``"a block device (a disk)"`` ...
+
+    Examples
+    --------
+    >>> import stat
+    >>> from esize.io import file_kind
+    >>> file_kind(stat.S_IFDIR | 0o755), file_kind(stat.S_IFIFO), file_kind(stat.S_IFREG)
+    ('a directory', 'a FIFO (named pipe)', 'a regular file')
+    """
     for test, kind in ((stat.S_ISDIR, "a directory"), (stat.S_ISBLK, "a block device (a disk)"),
                        (stat.S_ISCHR, "a character device"), (stat.S_ISSOCK, "a socket"),
                        (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISREG, "a regular file")):
@@ -143,6 +207,21 @@ def check_output(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] = 
         link: :func:`os.path.samefile`), or is something that is never written (a
         directory, a block device, a socket, a character device other than the null
         device or a terminal).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from esize.io import OutputError, check_output
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     data = os.path.join(tmp, "old.json")
+    ...     with open(data, "w") as fh:
+    ...         _ = fh.write("{}")
+    ...     check_output(os.path.join(tmp, "report.txt"), [data])  # nothing there yet
+    ...     try:
+    ...         check_output(data, [data])
+    ...     except OutputError as exc:
+    ...         print(exc.reason.replace(tmp, "TMP"))
+    is the input file TMP/old.json; writing the result there would destroy it (name another output file)
     """
     if not str(path):
         raise OutputError(path, "the output file name is empty")
@@ -213,6 +292,23 @@ def write_output(path: str | os.PathLike, data: bytes) -> None:
     OSError
         :class:`OutputError` for a refused path; the operating system's error
         (``ENOSPC``, ``EIO``, ``EACCES`` ...) for a failed write.
+
+    Examples
+    --------
+    A regular file is replaced, keeping its permission bits; the null device is
+    written into, never replaced:
+
+    >>> import os, stat, tempfile
+    >>> from esize.io import write_output
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "report.txt")
+    ...     write_output(path, b"first")
+    ...     os.chmod(path, 0o640)
+    ...     write_output(path, b"second")
+    ...     with open(path, "rb") as fh:
+    ...         print(fh.read(), oct(stat.S_IMODE(os.stat(path).st_mode)))
+    b'second' 0o640
+    >>> write_output(os.devnull, b"nothing")
     """
     path = os.fspath(path)
     if not path:

@@ -13,6 +13,7 @@ import math
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TypeGuard
 
 import numpy as np
 
@@ -20,6 +21,7 @@ from ._decision import verdict
 from ._errors import EsizeError
 from ._names import abbreviate, wrap_name
 from .io import write_output
+from .readers._suffixes import strip_data_suffixes
 
 __all__ = [
     "warmup_figure", "PLOT_SUFFIXES", "PLOT_DPI", "compare_figure", "summary_figure",
@@ -35,27 +37,35 @@ def fixed_metadata(fmt: str) -> dict | None:
     return {"pdf": {"CreationDate": None}, "svg": {"Date": None}}.get(fmt.lower())
 
 
-#: Suffixes :func:`file_label` strips from a file name (formats and compression).
-_DATA_SUFFIXES = {".gz", ".bz2", ".xz", ".zst", ".json", ".jsonl", ".csv", ".tsv", ".txt",
-                  ".parquet", ".pq"}
-
-
 def file_label(path: str | os.PathLike) -> str:
     """The name a figure gives a benchmark its file does not name: the file's name
     without its directory and its data suffixes (``runs/fft.parquet`` -> ``fft``,
-    ``bench.json.gz`` -> ``bench``); ``-`` (standard input) is ``data``."""
+    ``bench.json.gz`` -> ``bench``); ``-`` (standard input) is ``data``.
+
+    Examples
+    --------
+    >>> from esize.plots import file_label
+    >>> file_label("runs/fft.parquet"), file_label("bench.json.gz"), file_label("-")
+    ('fft', 'bench', 'data')
+    """
     if str(path) == "-":
         return "data"
-    name = Path(path).name
-    while Path(name).suffix.lower() in _DATA_SUFFIXES and Path(name).stem:
-        name = Path(name).stem
-    return name or "data"
+    return strip_data_suffixes(Path(path).name) or "data"
 
 
 def nameless_label(*paths: str | os.PathLike) -> str:
     """The label of a nameless benchmark read from ``paths`` (one file; for a
     comparison new then old): the file's :func:`file_label`, or ``new / old`` when the
-    two differ."""
+    two differ.
+
+    Examples
+    --------
+    >>> from esize.plots import nameless_label
+    >>> nameless_label("new/fft.json", "old/fft.json")
+    'fft'
+    >>> nameless_label("fft-new.csv", "fft-old.csv")
+    'fft-new / fft-old'
+    """
     labels = list(dict.fromkeys(file_label(p) for p in paths))
     return " / ".join(labels) if labels else "data"
 
@@ -124,7 +134,7 @@ def _ratio_axis_label(directions: set[bool]) -> str:
     return "ratio of means, new / old (↑ rates: above 1 is faster)"
 
 
-def _finite(x) -> bool:
+def _finite(x) -> TypeGuard[float]:
     return x is not None and math.isfinite(x)
 
 
@@ -224,6 +234,25 @@ def compare_figure(
     Returns
     -------
     matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> from esize.plots import compare_figure
+    >>> rows = [
+    ...     {"name": "BM_Sort", "ratio": 0.9, "lower": 0.85, "upper": 0.95, "unit": "ns",
+    ...      "lower_is_better": True},
+    ...     {"name": "BM_Hash", "ratio": 1.01, "lower": 0.97, "upper": 1.05, "unit": "ns",
+    ...      "lower_is_better": True},
+    ... ]
+    >>> suite = {"geometric_mean": 0.953, "lower": 0.92, "upper": 0.99}
+    >>> fig = compare_figure(rows, threshold=0.02, alpha=0.05, suite=suite)
+    >>> len(fig.axes)
+    1
+    >>> ax = fig.axes[0]
+    >>> [t.get_text() for t in ax.get_yticklabels()]  # the shared prefix "BM_" is in the title
+    ['Sort', 'Hash', 'geometric mean']
+    >>> ax.get_title().splitlines()[0]
+    'new / old with 95 % confidence intervals'
     """
     rows = list(rows)
     n = len(rows)
@@ -248,6 +277,7 @@ def compare_figure(
     top = len(shown) + (1 if suite else 0)
     ticks, tick_labels = [], []
     xs = [1.0 - threshold, 1.0 + threshold]
+    pts: dict[bool, tuple[list, list, list, list]]
     pts = {True: ([], [], [], []), False: ([], [], [], [])}  # filled?: x, y, minus, plus
     msize, cap, lw = (3.0, 1.5, 0.8) if dense else (5.0, 3.0, 1.2)
     for slot, i in enumerate(shown):
@@ -267,7 +297,7 @@ def compare_figure(
             xs.append(r)
         if _finite(lo) and _finite(hi):
             xs += [lo, hi]
-            filled = verdict(lo, hi, threshold, lower_is_better=lib) in ("faster", "slower")
+            filled = verdict(lo, hi, threshold, lower_is_better=lib).resolved
             bucket = pts[filled]
             bucket[0].append(r)
             bucket[1].append(y)
@@ -401,6 +431,23 @@ def summary_figure(rows: Sequence[Mapping], *, max_rows: int = MAX_ROWS):
     Returns
     -------
     matplotlib.figure.Figure
+
+    Examples
+    --------
+    Two benchmarks of three levels: one group of three bars per benchmark.
+
+    >>> from esize.plots import summary_figure
+    >>> levels = ["binary", "execution", "measurement"]
+    >>> rows = [
+    ...     {"name": "sort", "levels": levels, "T_pct": [1.5, 0.8, 2.0], "T2": [0.02, 0.01, 0.04]},
+    ...     {"name": "hash", "levels": levels, "T_pct": [0.0, 1.2, 0.5], "T2": [-0.01, 0.02, 0.003]},
+    ... ]
+    >>> fig = summary_figure(rows)
+    >>> ax = fig.axes[0]
+    >>> len(fig.axes), len(ax.patches)
+    (1, 6)
+    >>> [t.get_text() for t in ax.get_legend().get_texts()]
+    ['binary', 'execution', 'measurement']
     """
     rows = list(rows)
     levels: list[str] = []
@@ -473,6 +520,7 @@ def _summary_rows(rows: list, levels: list, max_rows: int):
     top = len(shown)
     spread = 0.6 / max(k, 1)  # the levels of one row side by side, within the row
     ticks, tick_labels, right = [], [], 0.0
+    by_level: dict[str, tuple[list, list, list]]
     by_level = {lv: ([], [], []) for lv in levels}  # x, y, T2 <= 0
     for slot, i in enumerate(shown):
         y = top - slot
@@ -557,6 +605,18 @@ def warmup_figure(name, series, warmup: Mapping, *, unit: str = "", group: str =
         Values before the cut thin and grey, after it in colour, a dot at each cut;
         the last ``kept`` values (what the analysis keeps) shaded. A y axis spanning
         more than 4x is logarithmic.
+
+    Examples
+    --------
+    >>> from esize.plots import warmup_figure
+    >>> series = [[2.0, 1.5, 1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0, 1.0, 1.0]]
+    >>> warmup = {"cuts": [2, 0], "kept": 4, "classes": {"flat": 1, "warmup": 1}}
+    >>> fig = warmup_figure("sort", series, warmup, unit="ms", group="fork")
+    >>> ax = fig.axes[0]
+    >>> len(fig.axes), ax.get_ylabel(), ax.get_yscale()
+    (1, 'value [ms]', 'linear')
+    >>> ax.get_title().splitlines()[0]
+    'sort: 2 forks; 1 flat, 1 warm-up'
     """
     y = np.asarray(series, dtype=float)
     n_groups, n = y.shape
@@ -612,6 +672,23 @@ def save_figure(fig, path: str | os.PathLike) -> None:
         Unsupported extension.
     OSError
         The file cannot be written.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from esize import EsizeError
+    >>> from esize.plots import save_figure, warmup_figure
+    >>> fig = warmup_figure("sort", [[2.0, 1.0, 1.0, 1.0]], {"cuts": [1], "kept": 3})
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     save_figure(fig, os.path.join(tmp, "warmup.svg"))
+    ...     with open(os.path.join(tmp, "warmup.svg")) as fh:
+    ...         print(os.listdir(tmp), fh.read(5))
+    ...     try:
+    ...         save_figure(fig, os.path.join(tmp, "warmup.jpg"))
+    ...     except EsizeError as exc:
+    ...         print(str(exc).replace(tmp, "TMP"))
+    ['warmup.svg'] <?xml
+    TMP/warmup.jpg: plots are written as .png, .pdf, .svg, not .jpg
     """
     p = Path(path)
     suffix = p.suffix.lower()
@@ -628,7 +705,26 @@ def save_figure(fig, path: str | os.PathLike) -> None:
 
 def save_plot(path: str | os.PathLike, fig) -> None:
     """:func:`save_figure`, its failures as one :class:`~esize.EsizeError` naming the
-    file (the command line prints it in one line)."""
+    file (the command line prints it in one line).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from esize import EsizeError
+    >>> from esize.plots import save_plot, warmup_figure
+    >>> fig = warmup_figure("sort", [[2.0, 1.0, 1.0, 1.0]], {"cuts": [1], "kept": 3})
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     save_plot(os.path.join(tmp, "warmup.png"), fig)
+    ...     with open(os.path.join(tmp, "warmup.png"), "rb") as fh:
+    ...         print(fh.read(4)[1:])  # the PNG signature
+    ...     os.mkdir(os.path.join(tmp, "taken.png"))
+    ...     try:
+    ...         save_plot(os.path.join(tmp, "taken.png"), fig)
+    ...     except EsizeError as exc:
+    ...         print(str(exc).replace(tmp, "TMP"))
+    b'PNG'
+    TMP/taken.png: is a directory; the result is written only to a regular file, a FIFO, a terminal or the null device
+    """
     from .io import OutputError
 
     try:

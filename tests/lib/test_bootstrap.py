@@ -78,6 +78,37 @@ def test_joint_draw_of_a_child_and_its_code(shape):
     np.testing.assert_array_equal(fast, ez.resample_means(y, scheme, 50, rng=5))
 
 
+@pytest.mark.parametrize("units, n, k", [(1, 3, 1), (2, 3, 2), (3, 2, 4), (2, 5, 3)])
+def test_tuple_sums_are_the_sums_of_the_digits(units, n, k):
+    import itertools
+
+    v = np.random.default_rng(units + n + k).lognormal(size=(units, n))
+    table = ez.tuple_sums(v, k)
+    assert table.shape == (units, n**k)
+    for code, digits in enumerate(itertools.product(range(n), repeat=k)):  # first digit first
+        for u in range(units):
+            assert table[u, code] == pytest.approx(sum(v[u, d] for d in digits), rel=1e-15)
+    both = ez.tuple_sums(v + 1j * v[::-1], k)  # two statistics in one complex table
+    np.testing.assert_array_equal(both.real, table)
+    np.testing.assert_array_equal(both.imag, ez.tuple_sums(v[::-1], k))
+
+
+def test_tuple_sums_refuse_what_is_not_a_table():
+    import doctest
+
+    with pytest.raises(ez.EsizeError, match="2-D array"):
+        ez.tuple_sums([1.0, 2.0], 2)
+    with pytest.raises(ez.EsizeError, match="positive integer"):
+        ez.tuple_sums([[1.0, 2.0]], 0)
+    with pytest.raises(ez.EsizeError, match="positive integer"):
+        ez.tuple_sums([[1.0, 2.0]], 1.5)
+    assert ez.tuple_sums(np.zeros((0, 3)), 2).shape == (0, 9)
+    runner = doctest.DocTestRunner()
+    for test in doctest.DocTestFinder().find(ez.tuple_sums, "tuple_sums"):
+        runner.run(test)
+    assert runner.tries >= 2 and runner.failures == 0
+
+
 @pytest.mark.parametrize("scheme", ["RRR", "RNR", "FLAT"])
 def test_batch_size_does_not_change_replicates(scheme):
     y = np.random.default_rng(1).normal(10, 1, size=(6, 5, 7))

@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import esize as ez
+from esize.readers import _tidy_arrow as fast
 from esize.readers import tidy as reader
 
 from .reader_helpers import run_python, tidy_lines, write_csv
@@ -31,12 +32,12 @@ pq = pytest.importorskip("pyarrow.parquet")
 def _small_files_too():
     """The fast route takes CSV files from FAST_MIN_BYTES on; here every file."""
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(reader, "FAST_MIN_BYTES", 0)
+        mp.setattr(fast, "FAST_MIN_BYTES", 0)
         yield
 
 
 def _slow(*args, **kwargs):
-    raise reader._Fallback
+    raise fast._Fallback
 
 
 def _outcome(path, monkeypatch=None, **kw):
@@ -68,8 +69,8 @@ def _answers(path, **kw) -> bool:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ez.EsizeWarning)
-            reader._fast_parse(Path(path), max_bytes=None, **args)
-    except reader._Fallback:
+            fast._fast_parse(Path(path), max_bytes=None, **args)
+    except fast._Fallback:
         return False
     except ez.InputError:
         return True  # it answered, with an error of the design
@@ -217,5 +218,5 @@ def test_small_csv_files_take_the_standard_library(tmp_path, monkeypatch):
     p = write_csv(tmp_path / "t.csv", tidy_lines([[[1.0, 2.0], [3.0, 4.0]],
                                                   [[5.0, 6.0], [7.0, 8.5]]]))
     assert _answers(p)
-    monkeypatch.setattr(reader, "FAST_MIN_BYTES", p.stat().st_size + 1)
+    monkeypatch.setattr(fast, "FAST_MIN_BYTES", p.stat().st_size + 1)
     assert not _answers(p)

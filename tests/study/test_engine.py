@@ -5,6 +5,7 @@ import ctypes
 import numpy as np
 import pytest
 
+import esize
 from esize_study.coverage import model as cv
 from esize_study.engine import _kernels, resampling
 from esize_study.engine import seeds as eseeds
@@ -36,6 +37,22 @@ def test_bench_id_is_stable_and_order_free():
     # the value is part of the seed layout: changing it would change every number
     assert eseeds.bench_id("FFT") == int.from_bytes(
         __import__("hashlib").sha256(b"FFT").digest()[:4], "little")
+
+
+@pytest.mark.parametrize("name", ["FFT", "FFT NA OPT", "Rijndael plus3", "cipher-plus1",
+                                  "FFT, binary shape check, population 3", "é ü"])
+def test_bench_id_is_the_librarys_key_of_a_name(name):
+    # each benchmark's streams are children of the library's seed sequence of that
+    # benchmark (esize's benchmark_seed), extended by the cell, block and stream
+    library = esize.benchmark_seed(20121105, name)
+    assert eseeds.bench_id(name) == esize.benchmark_key(name)
+    assert library.spawn_key == (eseeds.bench_id(name),)
+    ours = np.random.SeedSequence(20121105, spawn_key=(eseeds.bench_id(name), 3, 4, 5, 0))
+    theirs = np.random.SeedSequence(library.entropy, spawn_key=(*library.spawn_key, 3, 4, 5, 0))
+    np.testing.assert_array_equal(ours.generate_state(8), theirs.generate_state(8))
+    np.testing.assert_array_equal(
+        eseeds.generator(20121105, eseeds.bench_id(name), (3, 4), 5, 0).random(4),
+        np.random.Generator(np.random.PCG64(theirs)).random(4))
 
 
 def test_generator_depends_on_every_part_of_the_key():

@@ -6,7 +6,8 @@ estimating, simulating, judging claims, rendering, the report, and the artifact 
 beside them). A module imports only modules of its own stage or of earlier ones, lazy
 imports inside functions included. On top of the order: claims never import a
 simulation (they judge results, :data:`SIMULATION`), and nothing but the report
-imports the claims. No module has more than :data:`MAX_LINES` lines.
+imports the claims. No module has more than :data:`MAX_LINES` lines, and no modules
+import each other in a circle (:func:`circles`), lazy imports included.
 
 A new subpackage needs a stage here before its modules pass.
 """
@@ -125,8 +126,49 @@ def problems(package: Path = PACKAGE, stages: dict[str, int] = STAGES) -> list[s
     return out
 
 
+def circles(package: Path = PACKAGE) -> list[list[str]]:
+    """The import circles of ``package``: each a list of modules that import each other,
+    directly or through the others (lazy imports inside functions included)."""
+    found = modules(package)
+    known = set(found)
+    graph = {n: sorted(t for t in imported(n, p, known) if t in known and t != n)
+             for n, p in found.items()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    out = []
+
+    def visit(v: str) -> None:  # Tarjan's strongly connected components
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                out.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
 def test_the_study_is_layered():
     assert problems() == []
+
+
+def test_no_modules_import_each_other():
+    assert circles() == []
 
 
 def test_every_stage_exists_and_holds_modules():
@@ -166,6 +208,15 @@ GOOD = {
 
 def test_the_checker_accepts_a_layered_package(tmp_path):
     assert problems(_package(tmp_path, GOOD)) == []
+
+
+def test_the_checker_finds_a_circle_through_a_lazy_import(tmp_path):
+    assert circles(_package(tmp_path, GOOD)) == []
+    files = dict(GOOD)
+    files["datasets/config.py"] = "def check():\n    from .read import x\n"
+    files["datasets/read.py"] = "from .config import y\n"
+    assert circles(_package(tmp_path, files)) == [["esize_study.datasets.config",
+                                                   "esize_study.datasets.read"]]
 
 
 @pytest.mark.parametrize("name, text, expected", [

@@ -9,7 +9,6 @@ few repetitions, when those tools are installed.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shlex
 import shutil
@@ -23,22 +22,16 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 MEASURE = ROOT / "measure"
+sys.path.insert(0, str(MEASURE))
+import measure_build as B  # noqa: E402
+import measure_config as C  # noqa: E402
+import measure_run as R  # noqa: E402
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None,
                                 reason="needs gcc to build the measured programs")
 
 HAVE_HARNESS = (shutil.which("g++") is not None and shutil.which("hyperfine") is not None
                 and Path("/usr/include/benchmark/benchmark.h").exists())
-
-
-def _module():
-    spec = importlib.util.spec_from_file_location("esize_measure", MEASURE / "measure.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-M = _module()
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +52,7 @@ def tiny(tmp_path_factory):
         p = subprocess.run([*cmd, "--forceall", "--config", "force=True"],
                            capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stderr[-3000:]
-    cfg = M.check_config(M.load_config_files(files))
+    cfg = C.check_config(C.load_config_files(files))
     return wd, cfg
 
 
@@ -134,7 +127,7 @@ def test_builds_are_interleaved_across_sets(tiny):
     order = [(r["set"], r["build"]) for r in builds]
     # the order is build_order's, from its own seed key
     counts = {s: _shape(wd, cfg, s)[0] for s in ("fft", "cipher", "fft-plus0", "fft-plus3")}
-    assert order == M.build_order(cfg, counts)
+    assert order == B.build_order(cfg, counts)
     sets_in_order = [s for s, _ in order]
     switches = sum(a != b for a, b in zip(sets_in_order, sets_in_order[1:]))
     assert switches > 4  # not one set after the other
@@ -143,10 +136,10 @@ def test_builds_are_interleaved_across_sets(tiny):
 def test_build_order_is_a_seeded_permutation():
     cfg = {"master_seed": 12345}
     counts = {"a": 20, "b": 20, "c": 7}
-    order = M.build_order(cfg, counts)
+    order = B.build_order(cfg, counts)
     assert sorted(order) == sorted((s, b) for s in counts for b in range(1, counts[s] + 1))
-    assert order == M.build_order(cfg, counts)  # the same seed, the same order
-    assert order != M.build_order({"master_seed": 12346}, counts)
+    assert order == B.build_order(cfg, counts)  # the same seed, the same order
+    assert order != B.build_order({"master_seed": 12346}, counts)
     # interleaved: in each half of the order, every set holds a share near its own
     first = [s for s, _ in order[: len(order) // 2]]
     assert 5 <= first.count("a") <= 15 and 5 <= first.count("b") <= 15
@@ -158,12 +151,12 @@ def test_seeds_fix_the_layout(tiny):
     assert len(builds) == sum(_shape(wd, cfg, s)[0]
                               for s in ("fft", "cipher", "fft-plus0", "fft-plus3"))
     for r in builds:
-        assert r["seed"] == M.build_seed(cfg, r["set"], r["build"])
-        plan = M.layout_plan(r["seed"], r["benchmark"], cfg["layout"])
+        assert r["seed"] == B.build_seed(cfg, r["set"], r["build"])
+        plan = B.layout_plan(r["seed"], r["benchmark"], cfg["layout"])
         assert plan["link_order"] == r["link_order"]
         assert (plan["align_functions"], plan["text_pad"], plan["data_pad"]) == (
             r["align_functions"], r["text_pad"], r["data_pad"])
-        cmds = M.build_commands(cfg, r["benchmark"], r["permille"], plan)
+        cmds = B.build_commands(cfg, r["benchmark"], r["permille"], plan)
         assert [shlex.join(c) for c in cmds] == r["commands"]
     # different seeds draw different layouts
     assert len({tuple(r["link_order"]) for r in builds}) > len(builds) // 2
@@ -198,9 +191,9 @@ def test_known_effect_is_counted_work(tiny):
     # the binary itself counts the work it does (not a number in a file)
     binary = wd / cfg["build_dir"] / "bin" / "fft-plus3" / "b001" / "bench"
     out = subprocess.run([str(binary), "--count"], capture_output=True, text=True, timeout=60)
-    assert M.parse_count(out.stdout, "fft-plus3")[0] == plus3
+    assert B.parse_count(out.stdout, "fft-plus3")[0] == plus3
     run = subprocess.run([str(binary), "3"], capture_output=True, text=True, timeout=60)
-    times, cpu, per_iteration = M.parse_times(run.stdout, 3, "fft-plus3")
+    times, cpu, per_iteration = R.parse_times(run.stdout, 3, "fft-plus3")
     assert per_iteration == plus3 and len(times) == len(cpu) == 3
 
 
@@ -214,7 +207,7 @@ def test_provenance_and_costs(tiny):
         assert prov["dates"][k]
     seeds = prov["seeds"]
     assert seeds["master_seed"] == cfg["master_seed"]
-    assert seeds["build_seeds"]["fft"] == [M.build_seed(cfg, "fft", b)
+    assert seeds["build_seeds"]["fft"] == [B.build_seed(cfg, "fft", b)
                                            for b in range(1, _shape(wd, cfg, "fft")[0] + 1)]
     assert {"compile", "link", "run"} <= set(prov["commands"])
     assert len(prov["load"]["run_loadavg_before"]) == 3
@@ -262,16 +255,16 @@ def test_bad_config_is_one_line(tmp_path):
 
 
 def test_check_config_rejects_a_variant_without_exact_work():
-    cfg = M.load_config_files([MEASURE / "config.yaml"])
-    assert M.check_config(cfg)["design"]["mode"] == "plan"
-    with pytest.raises(M.ConfigProblem, match="variants.interp"):
-        M.check_config({**cfg, "variants": {"interp": [10]}})
-    with pytest.raises(M.ConfigProblem, match="permille"):
-        M.check_config({**cfg, "variants": {"fft": [15]}})
+    cfg = C.load_config_files([MEASURE / "config.yaml"])
+    assert C.check_config(cfg)["design"]["mode"] == "plan"
+    with pytest.raises(C.ConfigProblem, match="variants.interp"):
+        C.check_config({**cfg, "variants": {"interp": [10]}})
+    with pytest.raises(C.ConfigProblem, match="permille"):
+        C.check_config({**cfg, "variants": {"fft": [15]}})
 
 
 def test_full_configuration_meets_the_issue():
-    cfg = M.check_config(M.load_config_files([MEASURE / "config.yaml"]))
+    cfg = C.check_config(C.load_config_files([MEASURE / "config.yaml"]))
     assert len(cfg["benchmarks"]) >= 4
     d = cfg["design"]
     assert d["mode"] == "plan" and d["budget_minutes"] <= 60
@@ -297,7 +290,7 @@ def test_priority_is_inherited_and_given_back():
     def work():
         before = os.getpriority(os.PRIO_PROCESS, 0)
         target = min(before + 3, 19)
-        with M._Priority(target):
+        with R._Priority(target):
             seen["child"] = int(subprocess.run(["nice"], capture_output=True, text=True,
                                                timeout=30).stdout)
         seen["after"] = os.getpriority(os.PRIO_PROCESS, 0)
@@ -310,7 +303,7 @@ def test_priority_is_inherited_and_given_back():
     if os.geteuid() == 0:  # only root may lower it again
         assert seen["after"] == seen["before"]
     mine = os.getpriority(os.PRIO_PROCESS, 0)
-    with M._Priority(None):  # None leaves it alone
+    with R._Priority(None):  # None leaves it alone
         inside = int(subprocess.run(["nice"], capture_output=True, text=True,
                                     timeout=30).stdout)
     assert inside == mine

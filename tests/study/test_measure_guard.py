@@ -1,7 +1,7 @@
 """The measuring guard and the pilot-to-plan step, on a fake machine.
 
 A fake /proc/stat (counters advanced by the test), a fake clock and fake runs drive
-``measure_guard`` and ``measure.run_guarded``: no real process is started and
+``measure_guard`` and ``measure_run.run_guarded``: no real process is started and
 nothing depends on how busy the machine running the tests is.
 """
 
@@ -17,9 +17,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 MEASURE = ROOT / "measure"
 sys.path.insert(0, str(MEASURE))
-import measure as M  # noqa: E402
+import measure_config as C  # noqa: E402
 import measure_guard as G  # noqa: E402
+import measure_run as R  # noqa: E402
 import measure_sizing as Z  # noqa: E402
+from measure_common import MeasureError  # noqa: E402
 
 TICK = 0.01
 
@@ -150,7 +152,7 @@ def test_preflight_refuses_two_busy_loops_and_names_the_busiest(tmp_path):
 
 
 def _cfg(tmp_path, **guard):
-    cfg = M.check_config({"name": "t", "master_seed": 1, "benchmarks": ["fft"],
+    cfg = C.check_config({"name": "t", "master_seed": 1, "benchmarks": ["fft"],
                           "build_dir": str(tmp_path), "guard": {**G.DEFAULTS, **guard}})
     return cfg
 
@@ -181,7 +183,7 @@ def _jobs(n):
 def test_guard_discards_and_reruns_later_and_counts_it(tmp_path):
     m = FakeMachine()
     cfg = _cfg(tmp_path, cpu="none")
-    done, stats = M.run_guarded(cfg, _jobs(10), lambda j: tmp_path, lambda j: 5,
+    done, stats = R.run_guarded(cfg, _jobs(10), lambda j: tmp_path, lambda j: 5,
                                 probe=m.probe(), runner=_fake_runner(m, {3, 4}))
     assert len(done) == 10 and all(d["clean"] for d in done)
     assert stats["attempts"] == 12 and stats["discarded"] == 2 and stats["unclean"] == 0
@@ -193,17 +195,17 @@ def test_guard_discards_and_reruns_later_and_counts_it(tmp_path):
 def test_guard_refuses_when_too_many_stay_unclean(tmp_path):
     m = FakeMachine()
     cfg = _cfg(tmp_path, cpu="none", max_attempts=2)
-    with pytest.raises(M.MeasureError, match="too busy to measure clean"):
-        M.run_guarded(cfg, _jobs(10), lambda j: tmp_path, lambda j: 5, probe=m.probe(),
+    with pytest.raises(MeasureError, match="too busy to measure clean"):
+        R.run_guarded(cfg, _jobs(10), lambda j: tmp_path, lambda j: 5, probe=m.probe(),
                       runner=_fake_runner(m, set(range(1, 100))))
-    line = M.refused_path(cfg).read_text()
+    line = R.refused_path(cfg).read_text()
     assert line.count("\n") == 1 and "No dataset was written" in line
 
 
 def test_force_keeps_every_first_attempt_and_says_so(tmp_path):
     m = FakeMachine()
     cfg = {**_cfg(tmp_path, cpu="none"), "force": True}
-    done, stats = M.run_guarded(cfg, _jobs(5), lambda j: tmp_path, lambda j: 5,
+    done, stats = R.run_guarded(cfg, _jobs(5), lambda j: tmp_path, lambda j: 5,
                                 probe=m.probe(), runner=_fake_runner(m, {1, 2, 3, 4, 5}))
     assert stats["attempts"] == 5 and stats["forced"]
     assert not any(d["clean"] for d in done)
@@ -281,11 +283,11 @@ def test_total_iterations_keeps_the_steady_count_after_the_warmup_cut():
 
 def test_config_rejects_bad_guard_and_design_values(tmp_path):
     base = {"name": "t", "master_seed": 1, "benchmarks": ["fft"]}
-    with pytest.raises(M.ConfigProblem, match="guard.others_share"):
-        M.check_config({**base, "guard": {"others_share": 2}})
-    with pytest.raises(M.ConfigProblem, match="design.mode"):
-        M.check_config({**base, "design": {"mode": "guess"}})
-    with pytest.raises(M.ConfigProblem, match="builds"):
-        M.check_config({**base, "design": {"mode": "fixed"}})
-    with pytest.raises(M.ConfigProblem, match="targets_pct.cipher"):
-        M.check_config({**base, "design": {"targets_pct": {"cipher": 1}}})
+    with pytest.raises(C.ConfigProblem, match="guard.others_share"):
+        C.check_config({**base, "guard": {"others_share": 2}})
+    with pytest.raises(C.ConfigProblem, match="design.mode"):
+        C.check_config({**base, "design": {"mode": "guess"}})
+    with pytest.raises(C.ConfigProblem, match="builds"):
+        C.check_config({**base, "design": {"mode": "fixed"}})
+    with pytest.raises(C.ConfigProblem, match="targets_pct.cipher"):
+        C.check_config({**base, "design": {"targets_pct": {"cipher": 1}}})

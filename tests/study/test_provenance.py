@@ -15,7 +15,6 @@ import esize
 from esize_study.artifact import codehash as ch
 from esize_study.artifact import provenance as pv
 from esize_study.datasets import config as dconf
-from esize_study.datasets import settings as ds
 
 ROOT = Path(__file__).resolve().parents[2]
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
@@ -50,7 +49,7 @@ def test_seeds_of_the_test_configuration(test_config):
 
 def test_seeds_of_a_standin_without_its_own_seed_is_the_default():
     config = {"datasets": {"s": {"kind": "standin"}, "d": {"kind": "directory", "path": "x"}}}
-    assert pv.seeds(config) == {"datasets": {"s": ds.DATASET_DEFAULTS["seed"]}}
+    assert pv.seeds(config) == {"datasets": {"s": 20121105}}  # the schema's default
 
 
 @needs_git

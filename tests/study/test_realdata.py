@@ -79,7 +79,7 @@ def test_variants_are_not_benchmarks(measured):
     s = ds.dataset_settings(config, "m")
     assert s["costs"] == "data" and s["costs_file"] == str(d / "costs.json")
     assert s["known_effects"]["comparisons"] == 7
-    assert s["known_effects"]["binaries"] == ds.KNOWN_EFFECT_DEFAULTS["binaries"]
+    assert s["known_effects"]["binaries"] == [3, 5, 10, 20]  # the schema's default
     fa = ds.false_alarm_settings(config, "m")
     assert fa["binaries"] == [2, 4] and fa["executions"] == [1, 100] and fa["seed"] == 1
     assert config["false_alarm"]["binaries"] == [1, 2, 60]  # not changed in place

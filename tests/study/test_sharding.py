@@ -10,13 +10,13 @@ and the per-comparison results identical row for row.
 
 from __future__ import annotations
 
+import contextlib
 import runpy
 import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
-from snakemake.utils import validate
 
 from esize_study.datasets import config as dconf
 from esize_study.datasets import settings as ds
@@ -57,12 +57,11 @@ def _run(script: str, job: _Job) -> None:
 
 
 def _config() -> dict:
-    """config/config.yaml with config/test.yaml on top, defaults filled as in the workflow."""
-    config = dconf.load_config_file(ROOT / "config" / "config.yaml")
-    dconf.merge_config(config, dconf.load_config_file(ROOT / "config" / "test.yaml"))
-    validate(config, schema=str(ROOT / "workflow" / "schemas" / "config.schema.yaml"),
-             set_default=True)
-    return config
+    """config/config.yaml with config/test.yaml on top, checked and with its defaults, as
+    in the workflow (from the top of the repository, where its datasets' paths start)."""
+    with contextlib.chdir(ROOT):
+        return dconf.load_config(["config/config.yaml", "config/test.yaml"],
+                                 ROOT / "workflow" / "schemas" / "config.schema.yaml")
 
 
 @pytest.fixture(scope="module")

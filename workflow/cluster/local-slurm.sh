@@ -215,11 +215,14 @@ start_slurmdbd() {
 node_idle() { [[ $(sinfo -h -n "$NODE" -o %t 2>/dev/null) == idle* ]]; }
 
 start_slurm() {
-    pid_alive "$RUN/slurmctld.pid" || slurmctld
+    # A controller started anew forgets the jobs of the cluster's earlier life (-c):
+    # their submitter (a test run stopped half-way) is gone, and recovered jobs would
+    # run again and keep the node busy. A controller already running keeps its queue.
+    pid_alive "$RUN/slurmctld.pid" || slurmctld -c
     wait_for 60 scontrol ping || die "slurmctld did not start (see $LOG/slurmctld.log)"
     pid_alive "$RUN/slurmd.pid" || slurmd -N "$NODE"
-    wait_for 60 node_idle || die "node $NODE is not idle: $(sinfo -h -o '%t %E' 2>&1) \
-(see $LOG/slurmd.log)"
+    wait_for 60 node_idle || die "node $NODE is not idle: $(sinfo -h -o '%t %E' 2>&1), \
+$(squeue -h 2>/dev/null | wc -l) job(s) in the queue (see $LOG/slurmd.log)"
 }
 
 cmd_start() {

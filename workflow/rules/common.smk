@@ -10,13 +10,12 @@ import esize_study.datasets.costs as dcosts
 import esize_study.datasets.settings as ds
 from esize_study.render.registry import FAMILIES, figure_paths
 from snakemake.exceptions import WorkflowError
-from snakemake.utils import validate
 
 
 # A bad configuration stops here with one line naming the file, the line and the key
-# (Snakemake's own validation would print the whole schema); then the schema's
-# defaults are filled in.
-_problem = dconf.config_problem(
+# (Snakemake's own validation would print the whole schema); then every default is
+# filled in from the schema, their one home (make reproduce and make analyse alike).
+_problem = dconf.validate_config(
     config,
     schema=f"{workflow.basedir}/workflow/schemas/config.schema.yaml",
     sources=dconf.snakemake_config_sources(workflow),
@@ -24,7 +23,6 @@ _problem = dconf.config_problem(
 if _problem:
     print(f"esize: error: {_problem}", file=sys.stderr)
     sys.exit(2)
-validate(config, schema="../schemas/config.schema.yaml", set_default=True)
 
 # Jobs run in parallel with each other (and with joblib workers inside a simulation),
 # never inside BLAS: a BLAS thread pool started by every job's numpy import costs CPU

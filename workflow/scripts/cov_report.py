@@ -4,17 +4,17 @@ import pandas as pd
 
 from esize_study.claims import claim as cl
 from esize_study.claims import coverage as cov_claims
-from esize_study.datasets import files as pl
+from esize_study.datasets import files
 from esize_study.render import registry
 from esize_study.render.validation import coverage_validation
 from esize_study.report.sections import coverage_section
 
-log = pl.script_logging(snakemake.log[0])  # noqa: F821
+log = files.script_logging(snakemake.log[0])  # noqa: F821
 table = pd.read_csv(snakemake.input.csv)  # noqa: F821
 counts = pd.read_parquet(snakemake.input.counts)  # noqa: F821
 validation = pd.concat([pd.read_parquet(p) for p in snakemake.input.validation], ignore_index=True)  # noqa: F821
 claims = cov_claims.evaluate(table, counts)
 body = coverage_section(claims, table, coverage_validation(validation))
-pl.atomic_write_text(snakemake.output.md, registry.section("coverage", body))  # noqa: F821
+files.atomic_write_text(snakemake.output.md, registry.section("coverage", body))  # noqa: F821
 cl.write_claims(snakemake.output.claims, claims)  # noqa: F821
 log.info("%d claims, %d of %d compared agree", len(claims), *cl.tally(claims))

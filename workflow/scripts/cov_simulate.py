@@ -5,10 +5,10 @@ import time
 
 from esize_study.coverage import model as cv
 from esize_study.coverage import records
-from esize_study.datasets import files as pl
+from esize_study.datasets import files
 from esize_study.engine.seeds import bench_id
 
-log = pl.script_logging(snakemake.log[0])  # noqa: F821
+log = files.script_logging(snakemake.log[0])  # noqa: F821
 cfg = snakemake.params.cov  # noqa: F821
 shard = tuple(int(x) for x in snakemake.wildcards.shard.split("-of-"))  # noqa: F821
 with open(snakemake.input[0]) as fh:  # noqa: F821
@@ -19,6 +19,6 @@ t0 = time.perf_counter()
 simulated = cv.simulate_cells(model, cells, seed=cfg["seed"], bench_id=bench_id(est["benchmark"]),
                             n_jobs=snakemake.threads, shard=shard)  # noqa: F821
 columns = records.summary_columns(simulated, est["benchmark"])
-pl.write_parquet_columns(snakemake.output[0], columns)  # noqa: F821
+files.write_parquet_columns(snakemake.output[0], columns)  # noqa: F821
 log.info("%s shard %s: %d cells, %d rows in %.1f s", est["benchmark"], shard, len(cells),
          len(columns["n"]), time.perf_counter() - t0)

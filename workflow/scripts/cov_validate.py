@@ -5,10 +5,10 @@ import time
 
 from esize_study.coverage import model as cv
 from esize_study.coverage import records
-from esize_study.datasets import files as pl
+from esize_study.datasets import files
 from esize_study.engine.seeds import bench_id
 
-log = pl.script_logging(snakemake.log[0])  # noqa: F821
+log = files.script_logging(snakemake.log[0])  # noqa: F821
 cfg = snakemake.params.cov  # noqa: F821
 with open(snakemake.input[0]) as fh:  # noqa: F821
     est = json.load(fh)
@@ -17,5 +17,5 @@ t0 = time.perf_counter()
 simulated = cv.simulate_cells(model, cv.validation_cells(cfg), seed=cfg["seed"] + 1,
                             bench_id=bench_id(est["benchmark"]), n_jobs=snakemake.threads)  # noqa: F821
 frame = records.intervals_frame(simulated, est["benchmark"])
-pl.write_parquet(snakemake.output[0], frame)  # noqa: F821
+files.write_parquet(snakemake.output[0], frame)  # noqa: F821
 log.info("%s: %d interval rows in %.1f s", est["benchmark"], len(frame), time.perf_counter() - t0)

@@ -2,16 +2,16 @@
 
 import time
 
-from esize_study.datasets import files as pl
+from esize_study.datasets import files
 from esize_study.engine.seeds import bench_id
 from esize_study.falsealarm import records
 from esize_study.falsealarm import simulate as fa
 
-log = pl.script_logging(snakemake.log[0])  # noqa: F821
+log = files.script_logging(snakemake.log[0])  # noqa: F821
 cfg = snakemake.params.fa  # noqa: F821
 kind = snakemake.wildcards.kind  # noqa: F821
 shard = tuple(int(x) for x in snakemake.wildcards.shard.split("-of-"))  # noqa: F821
-design, meta = pl.load_design_npz(snakemake.input[0])  # noqa: F821
+design, meta = files.load_design_npz(snakemake.input[0])  # noqa: F821
 stats = fa.bench_stats(design)
 schemes = tuple(cfg["schemes"]) if kind == "binaries" else ("RRR",)
 cells = [
@@ -29,6 +29,6 @@ simulated = fa.simulate_cells(
     shard=shard,
 )
 columns = records.records_to_columns(simulated, meta["benchmark"])
-pl.write_parquet_columns(snakemake.output[0], columns)  # noqa: F821
+files.write_parquet_columns(snakemake.output[0], columns)  # noqa: F821
 log.info("%s %s shard %s: %d comparisons x methods in %.1f s", meta["benchmark"], kind, shard,
          len(columns["tstar"]), time.perf_counter() - t0)

@@ -8,16 +8,16 @@ import time
 
 import numpy as np
 
-from esize_study.datasets import files as pl
+from esize_study.datasets import files
 from esize_study.engine.seeds import bench_id
 from esize_study.falsealarm import records
 from esize_study.falsealarm import simulate as fa
 
-log = pl.script_logging(snakemake.log[0])  # noqa: F821
+log = files.script_logging(snakemake.log[0])  # noqa: F821
 cfg = snakemake.params.fa  # noqa: F821
 shard = tuple(int(x) for x in snakemake.wildcards.shard.split("-of-"))  # noqa: F821
 val = cfg["validation"]
-design, meta = pl.load_design_npz(snakemake.input[0])  # noqa: F821
+design, meta = files.load_design_npz(snakemake.input[0])  # noqa: F821
 stats = fa.bench_stats(design)
 parts = []  # per mode: the bootstrap rows, as columns (no pandas: a small job)
 for mode in ("approx", "exact"):
@@ -47,4 +47,4 @@ if parts:
     out = {k: np.concatenate([c[k] for c in parts]) for k in NAMES}
 else:  # more shards than blocks: an empty shard with the columns of the others
     out = {k: np.empty(0, dtype=object) for k in NAMES}
-pl.write_parquet_columns(snakemake.output[0], out)  # noqa: F821
+files.write_parquet_columns(snakemake.output[0], out)  # noqa: F821

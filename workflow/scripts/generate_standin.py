@@ -1,9 +1,9 @@
 """Generate one benchmark of the Mono-style stand-in dataset (raw, warm-up included)."""
 
-from esize_study.datasets import files as pl
+from esize_study.datasets import files
 from esize_study.datasets.standin import generate as standin
 
-log = pl.script_logging(snakemake.log[0])  # noqa: F821 (snakemake injects it)
+log = files.script_logging(snakemake.log[0])  # noqa: F821 (snakemake injects it)
 settings = snakemake.params.settings  # noqa: F821
 name = snakemake.params.names[snakemake.wildcards.bench]  # noqa: F821
 frame = standin.generate_frame(
@@ -13,5 +13,5 @@ frame = standin.generate_frame(
     executions=settings["executions"],
     measurements=settings["measurements"],
 )
-pl.write_parquet(snakemake.output[0], frame)  # noqa: F821
+files.write_parquet(snakemake.output[0], frame)  # noqa: F821
 log.info("%s: %d rows, seed %s", name, len(frame), settings["seed"])

@@ -3,14 +3,14 @@
 import time
 
 from esize import EsizeError
-from esize_study.datasets import files as pl
+from esize_study.datasets import files
 from esize_study.datasets.measured import read_measured
 from esize_study.engine.seeds import bench_id
 from esize_study.falsealarm.simulate import bench_stats
 from esize_study.knowneffect import records
 from esize_study.knowneffect import simulate as ke
 
-log = pl.script_logging(snakemake.log[0])  # noqa: F821
+log = files.script_logging(snakemake.log[0])  # noqa: F821
 p = snakemake.params  # noqa: F821
 effect, cfg = p.effect, p.settings
 try:
@@ -38,10 +38,10 @@ try:
                        variant_id=variant_id, cpu_old=base.steady_cpu(warmup),
                        cpu_new=variant.steady_cpu(warmup_new))
 except EsizeError as exc:
-    pl.fail(log, EsizeError(f"{effect['variant']}: {exc}"))
+    files.fail(log, EsizeError(f"{effect['variant']}: {exc}"))
 frame = records.records_to_frame(simulated, effect["variant"])
-pl.write_parquet(snakemake.output.sim, frame)  # noqa: F821
-pl.write_json(snakemake.output.reference,  # noqa: F821
+files.write_parquet(snakemake.output.sim, frame)  # noqa: F821
+files.write_json(snakemake.output.reference,  # noqa: F821
               {"variant": effect["variant"], "base": effect["base_name"], **ref,
                "warmup": warmup, "raw": base.raw, "skipped_sizes": skipped})
 log.info("%s vs %s (injected %.4f): %d intervals in %.1f s; full data %.4f [%.4f, %.4f] "

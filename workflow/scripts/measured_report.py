@@ -5,7 +5,7 @@ import json
 import pandas as pd
 
 from esize import EsizeError
-from esize_study.datasets import files as pl
+from esize_study.datasets import files
 from esize_study.datasets.costs import dataset_costs
 from esize_study.datasets.measured import (
     minutes_to_measure,
@@ -29,7 +29,7 @@ from esize_study.render.measured_power import skipped_sizes
 from esize_study.render.measured_results import conditions_note, costs_note
 from esize_study.render.measured_sessions import session_checks, sessions_section, spans_note
 
-log = pl.script_logging(snakemake.log[0])  # noqa: F821
+log = files.script_logging(snakemake.log[0])  # noqa: F821
 inp, out, p = snakemake.input, snakemake.output, snakemake.params  # noqa: F821
 dataset = snakemake.wildcards.dataset  # noqa: F821
 config = snakemake.config  # noqa: F821
@@ -44,7 +44,7 @@ try:
     costs = dataset_costs(config, dataset)
     dims = dimensioning_rows(estimates, costs, p.hours, alpha=p.alpha) if costs else []
 except EsizeError as exc:
-    pl.fail(log, exc)
+    files.fail(log, exc)
 note = (costs_note(costs, estimates) if costs else
         "No costs file: the dataset's costs are not known, so there is no dimensioning here.")
 fa_rows = false_alarm_rows(pd.read_csv(inp.false_alarms), pool, p.thresholds, p.alpha)
@@ -52,8 +52,8 @@ known_md, refs, rows = None, [], ((), ())
 if "ke_csv" in inp.keys():
     refs, cov, verd = read_tables(inp.ke_csv, inp.ke_verdicts, inp.ke_references)
     known_md, rows = render_markdown(refs, cov, verd, alpha=p.alpha, heading="####"), (cov, verd)
-pl.write_csv(out.precisions, dims, DIMENSIONING_COLUMNS)
-pl.write_csv(out.warmup, checks, list(checks[0]))
+files.write_csv(out.precisions, dims, DIMENSIONING_COLUMNS)
+files.write_csv(out.warmup, checks, list(checks[0]))
 cpu = cpu_estimates([m.cpu for m in raw], estimates)
 var_rows = variance_rows(estimates) + variance_rows(cpu, "cpu", with_paper=False)
 path = dataset_settings(config, dataset)["path"]
@@ -72,13 +72,13 @@ skipped = skipped_sizes(p.ke_sizes, {r["variant"]: min(int(r["base_binaries"]),
 # files with a session level: the fourth level, and the rules written before the data
 session_lines = []
 try:
-    frames = {e["benchmark"]: pl.read_table(f) for e, f in zip(estimates, inp.raw)}
+    frames = {e["benchmark"]: files.read_table(f) for e, f in zip(estimates, inp.raw)}
     if frames and all(ses.has_sessions(f) for f in frames.values()):
         warm = {e["benchmark"]: int(e["warmup"]) for e in estimates}
         ke = known_effects(config, dataset)
         for k in ke.values():
-            frames[k["variant"]] = f = pl.read_table(k["variant_file"])
-            warm[k["variant"]] = pl.warmup_for(p.warmup_fraction, int(f["iteration"].max()))
+            frames[k["variant"]] = f = files.read_table(k["variant_file"])
+            warm[k["variant"]] = files.warmup_for(p.warmup_fraction, int(f["iteration"].max()))
         designs = {n: ses.four_level(f, warm[n]) for n, f in frames.items()}
         variants = {k["variant"]: {"base": k["base_name"], "ratio": k["ratio"]}
                     for k in ke.values()}
@@ -96,8 +96,8 @@ try:
             spans=spans_note(spans, len(provenance.get("sets") or {})))
         dataset_checks += session_checks(rules)
 except (EsizeError, ValueError) as exc:  # ValueError: files with unequal session counts
-    pl.fail(log, exc)
-pl.write_csv(out.checks, dataset_checks, mc.CHECK_COLUMNS)
+    files.fail(log, exc)
+files.write_csv(out.checks, dataset_checks, mc.CHECK_COLUMNS)
 text = render_report(
     dataset, var_rows=var_rows, warmup_checks=checks,
     warmup_fraction=p.warmup_fraction, dimensioning=dims, costs_note=note, fa_rows=fa_rows,
@@ -106,7 +106,7 @@ text = render_report(
     provenance=provenance, thresholds=p.thresholds, skipped=skipped,
     sessions=session_lines, history=history_section(read_history(path)),
 )
-pl.atomic_write_text(out.md, text)
+files.atomic_write_text(out.md, text)
 log.info("%s: %d checks on the dataset (%d agree)", dataset, len(dataset_checks),
          sum(c["verdict"] == mc.AGREE for c in dataset_checks))
 log.info("%s: %d benchmarks, %d dimensioning rows, %d false-alarm rows, %d known effects",

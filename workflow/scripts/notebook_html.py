@@ -10,15 +10,15 @@ from pathlib import Path
 import nbclient
 import nbformat
 
-from esize_study.datasets import files as pl
+from esize_study.datasets import files
 from esize_study.render.notebook import notebook_html
 
-log = pl.script_logging(snakemake.log[0])  # noqa: F821
+log = files.script_logging(snakemake.log[0])  # noqa: F821
 for src, out in zip(snakemake.input, snakemake.output):  # noqa: F821
     nb = nbformat.read(src, as_version=4)
     nbclient.NotebookClient(
         nb, timeout=snakemake.params.timeout, kernel_name="python3",  # noqa: F821
         resources={"metadata": {"path": str(Path(src).parent)}},
     ).execute()
-    pl.atomic_write_text(out, notebook_html(nb, Path(src).stem))
+    files.atomic_write_text(out, notebook_html(nb, Path(src).stem))
     log.info("%s -> %s (%d cells)", src, out, len(nb.cells))

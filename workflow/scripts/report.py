@@ -7,13 +7,13 @@ import os
 from esize_study.artifact import provenance as pv
 from esize_study.claims import claim as cl
 from esize_study.claims import tables as ct
-from esize_study.datasets import files as pl
+from esize_study.datasets import files
 from esize_study.datasets.settings import dataset_settings
 from esize_study.render.registry import section_body
 from esize_study.report import assemble
 from esize_study.report import sections as rs
 
-log = pl.script_logging(snakemake.log[0])  # noqa: F821
+log = files.script_logging(snakemake.log[0])  # noqa: F821
 inp, out, par = snakemake.input, snakemake.output, snakemake.params  # noqa: F821
 dataset = snakemake.wildcards.dataset  # noqa: F821
 with open(inp.variations, newline="") as fh:
@@ -65,8 +65,8 @@ text = assemble.report_markdown(
     sections=sections,
     figures=assemble.figure_entries(inp.figures, os.path.dirname(out.md)),
 )
-pl.atomic_write_text(out.md, text)
-pl.atomic_write_text(out.html, assemble.to_html(text, f"esize reproduction: {dataset}"))
+files.atomic_write_text(out.md, text)
+files.atomic_write_text(out.html, assemble.to_html(text, f"esize reproduction: {dataset}"))
 counts = cl.summary(records)
 log.info("reproduction: %d of %d compared agree (%d undecided); calibration: %d of %d hold",
          counts["reproduction"]["agree"],

@@ -1,15 +1,15 @@
 """Per-level variance estimates (S^2, T^2) of one benchmark."""
 
 from esize import EsizeError, variance_components
-from esize_study.datasets import files as pl
+from esize_study.datasets import files
 
-log = pl.script_logging(snakemake.log[0])  # noqa: F821
-design, meta = pl.load_design_npz(snakemake.input[0])  # noqa: F821
+log = files.script_logging(snakemake.log[0])  # noqa: F821
+design, meta = files.load_design_npz(snakemake.input[0])  # noqa: F821
 try:
     vc = variance_components(design.require_replication(2))
 except EsizeError as exc:
-    pl.fail(log, EsizeError(f"{meta['source']}: {exc}"))
-pl.write_json(
+    files.fail(log, EsizeError(f"{meta['source']}: {exc}"))
+files.write_json(
     snakemake.output[0],  # noqa: F821
     {
         "benchmark": meta["benchmark"],

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .._decision import number_text
+from .._decision import Verdict, number_text
 
 __all__ = ["EXIT_GATE", "MAX_NAMED", "Trip", "gate_verdicts", "tripped", "gate_message"]
 
@@ -70,7 +70,7 @@ def gate_verdicts(fail_on: Iterable[str]) -> frozenset[str]:
     """The verdicts that trip the gate: ``change`` stands for slower and faster."""
     out = set()
     for word in fail_on:
-        out |= {"slower", "faster"} if word == "change" else {word}
+        out |= {v.value for v in Verdict if v.resolved} if word == "change" else {word}
     return frozenset(out)
 
 

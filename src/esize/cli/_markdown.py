@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import re
 
-from .._decision import number_text
+from .._decision import Verdict, number_text
 
 __all__ = ["MAX_ROWS", "MAX_CAVEATS", "escape", "headline", "render_markdown"]
 
@@ -32,7 +32,7 @@ MAX_ROWS = 30
 MAX_CAVEATS = 10
 
 #: Verdicts of a change the data resolve, in the order their rows come.
-_RESOLVED = ("slower", "faster")
+_RESOLVED = (Verdict.SLOWER, Verdict.FASTER)
 
 # What can start markup inside a line (a table cell, a list item's text): emphasis,
 # strikethrough, code, links and images, HTML and entities, the cell boundary, and
@@ -134,7 +134,7 @@ def _suite_row(s: dict) -> str:
 def headline(doc: dict) -> str:
     """``"3 slower, 1 faster, 96 unchanged or inconclusive at 2 %"``."""
     verdicts = [b["verdict"] for b in doc["benchmarks"]]
-    slower, faster = verdicts.count("slower"), verdicts.count("faster")
+    slower, faster = verdicts.count(Verdict.SLOWER), verdicts.count(Verdict.FASTER)
     rest = len(verdicts) - slower - faster
     return (f"{slower} slower, {faster} faster, {rest} unchanged or inconclusive at "
             f"{_percent(doc['threshold'])}")

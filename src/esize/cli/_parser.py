@@ -13,8 +13,12 @@ import argparse
 import os
 import re
 import sys
+from typing import NoReturn, TextIO, cast
 
 from .. import __version__
+from .._decision import Verdict
+from .._errors import EsizeError
+from .._intervals import _check_alpha
 
 __all__ = ["EXIT_BAD_INPUT", "DEFAULT_LEVELS", "build_parser"]
 
@@ -25,7 +29,7 @@ EXIT_BAD_INPUT = 2
 DEFAULT_LEVELS = ["binary", "execution"]
 
 # equal to esize.readers.FORMATS, BALANCE_MODES and GBENCH_TIMES (tested)
-FORMATS = ("tidy", "pyperf", "jmh", "gbench", "hyperfine")
+FORMATS: tuple[str, ...] = ("tidy", "pyperf", "jmh", "gbench", "hyperfine")
 FORMATS += ("benchmarkdotnet", "asv", "julia")
 FORMATS += ("gotest", "pytest-benchmark", "criterion")
 BALANCE_MODES = ("truncate",)
@@ -33,7 +37,7 @@ GBENCH_TIMES = ("real_time", "cpu_time")
 METHODS = ("auto", "fieller", "bootstrap", "both")
 DROPPED_COST_RULES = ("fold", "replace")
 #: Verdicts ``--fail-on`` takes (``change``: slower or faster); see esize.cli._gate.
-FAIL_ON = ("slower", "faster", "change", "inconclusive")
+FAIL_ON = (Verdict.SLOWER.value, Verdict.FASTER.value, "change", Verdict.INCONCLUSIVE.value)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -44,7 +48,7 @@ class _Parser(argparse.ArgumentParser):
             return None
         return super()._parse_optional(arg_string)
 
-    def error(self, message: str) -> None:
+    def error(self, message: str) -> NoReturn:
         print(f"{self.prog}: error: {message}", file=sys.stderr)
         raise SystemExit(EXIT_BAD_INPUT)
 
@@ -72,7 +76,8 @@ def _help_width() -> int:
         columns = 0
     if columns <= 0:
         try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
+            stdout = cast(TextIO, sys.__stdout__)  # None: the AttributeError below
+            columns = os.get_terminal_size(stdout.fileno()).columns or 80
         except (AttributeError, ValueError, OSError):
             columns = 80
     return columns - 2
@@ -131,7 +136,16 @@ def number_arg(convert, ok, requirement: str):
     return parse
 
 
-alpha_arg = number_arg(float, lambda a: 0 < a < 1, "alpha must lie in (0, 1)")
+def alpha_arg(text: str) -> float:
+    """``--alpha``: a number, checked by the rule every interval function applies."""
+    value = number_arg(float, lambda a: True, "")(text)
+    try:
+        return _check_alpha(value)
+    except EsizeError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+
 positive_int = number_arg(int, lambda v: v >= 1, "must be a positive integer")
 nonneg_int = number_arg(int, lambda v: v >= 0, "must be >= 0")
 threshold_arg = number_arg(
@@ -294,6 +308,15 @@ def build_parser() -> argparse.ArgumentParser:
     -------
     argparse.ArgumentParser
         Its usage errors print one line on stderr and exit with status 2.
+
+    Examples
+    --------
+    Parsing reads no file; every option comes with its default:
+
+    >>> from esize.cli import build_parser
+    >>> args = build_parser().parse_args(["compare", "old.csv", "new.csv", "--seed", "1"])
+    >>> args.command, args.old, args.new, args.method, args.alpha, args.threshold, args.seed
+    ('compare', 'old.csv', 'new.csv', 'auto', 0.05, 0.02, 1)
     """
     parser = _Parser(
         prog="esize",

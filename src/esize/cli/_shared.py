@@ -87,9 +87,10 @@ def read_input(path: str, args, *, singles: bool = False) -> tuple[str, dict]:
         # a file of single measurements: each value is shown, marked as such
         if not singles or SINGLE_WORDS not in str(exc):
             raise
-        benches = single_measurements(path, fmt, **options)
-        if benches is None:
+        singles_read = single_measurements(path, fmt, **options)
+        if singles_read is None:
             raise
+        benches = singles_read
     return fmt, benches
 
 

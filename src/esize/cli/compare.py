@@ -66,6 +66,19 @@ def read_pairs(args) -> tuple[str, str, list[Pair], list, list]:
     ------
     EsizeError
         Unreadable files, nothing to compare, or a scheme that does not fit.
+
+    Examples
+    --------
+    >>> import esize
+    >>> from pathlib import Path
+    >>> from esize.cli import build_parser
+    >>> from esize.cli.compare import read_pairs
+    >>> examples = Path(esize.__file__).parents[2] / "examples"  # in the repository
+    >>> args = build_parser().parse_args(["compare", str(examples / "old.csv"),
+    ...                                   str(examples / "new.csv")])
+    >>> old_format, new_format, pairs, only_old, only_new = read_pairs(args)
+    >>> old_format, len(pairs), pairs[0].old.counts, round(pairs[0].ratio, 4), only_old
+    ('tidy', 1, {'binary': 3, 'execution': 2, 'measurement': 2}, 0.619, [])
     """
     max_bytes = getattr(args, "max_input_size", None)
     fo, old_b = read_input(args.old, args, singles=True)
@@ -105,6 +118,21 @@ def baseline_pairs(args) -> tuple[str, str, list[Pair]]:
     ------
     InputError
         The file is not a hyperfine export, or it holds fewer than two commands.
+
+    Examples
+    --------
+    >>> import json, os, tempfile
+    >>> from esize.cli import build_parser
+    >>> from esize.cli.compare import baseline_pairs
+    >>> doc = {"results": [{"command": "sort", "times": [1.02, 0.98, 1.01, 0.99]},
+    ...                    {"command": "sort -u", "times": [0.81, 0.79, 0.80, 0.82]}]}
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "runs.json")
+    ...     with open(path, "w") as fh:
+    ...         json.dump(doc, fh)
+    ...     fmt, baseline, pairs = baseline_pairs(build_parser().parse_args(["compare", path]))
+    >>> fmt, baseline, [(p.name, round(p.ratio, 4)) for p in pairs]
+    ('hyperfine', 'sort', [('sort -u', 0.805)])
     """
     fmt, benches = read_input(args.old, args)
     if fmt != "hyperfine":
@@ -134,8 +162,24 @@ def baseline_pairs(args) -> tuple[str, str, list[Pair]]:
 
 def compare(args) -> CompareResult:
     """Compare the two files of ``args`` (options as parsed by the command line); without
-    a new file, the commands of one hyperfine export with its first."""
+    a new file, the commands of one hyperfine export with its first.
+
+    Examples
+    --------
+    >>> import esize
+    >>> from pathlib import Path
+    >>> from esize.cli import build_parser
+    >>> from esize.cli.compare import compare
+    >>> examples = Path(esize.__file__).parents[2] / "examples"  # in the repository
+    >>> argv = ["compare", str(examples / "old.csv"), str(examples / "new.csv"), "--seed", "1",
+    ...         "--resamples", "2000"]
+    >>> row = compare(build_parser().parse_args(argv)).rows[0]
+    >>> print(row.verdict, round(row.bootstrap.lower, 3), round(row.bootstrap.upper, 3))
+    inconclusive 0.341 1.053
+    """
     baseline = None
+    only_old: list
+    only_new: list
     if args.new is None:
         fo, baseline, pairs = baseline_pairs(args)
         fn, only_old, only_new = fo, [], []
@@ -152,7 +196,21 @@ def compare(args) -> CompareResult:
 
 
 def cmd_compare(args) -> CompareResult:
-    """``esize compare``: the result, and its figure drawn when ``--plot`` asks."""
+    """``esize compare``: the result, and its figure drawn when ``--plot`` asks.
+
+    Examples
+    --------
+    >>> import esize
+    >>> from pathlib import Path
+    >>> from esize.cli import build_parser
+    >>> from esize.cli.compare import cmd_compare
+    >>> examples = Path(esize.__file__).parents[2] / "examples"  # in the repository
+    >>> argv = ["compare", str(examples / "old.csv"), str(examples / "new.csv"), "--method",
+    ...         "fieller"]
+    >>> row = cmd_compare(build_parser().parse_args(argv)).rows[0]  # no --plot: no figure
+    >>> print(row.verdict, row.description)
+    inconclusive new is 1.62x faster (95 % CI 1.19x slower .. 3.81x faster)
+    """
     result = compare(args)
     if args.plot:
         result.plot(args.plot)

@@ -46,6 +46,7 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass, field
+from typing import cast
 
 from .._errors import EsizeError, EsizeWarning, InputError
 from .._planning import Dimensioning, Plan, dimension_for_plan, experiment_cost, plan_from_design
@@ -83,6 +84,22 @@ class PlanRow:
         The time budget, in measurements.
     dimensioning : Dimensioning or None
         With a budget: the counts it buys and the half-width to expect.
+
+    Examples
+    --------
+    >>> import esize
+    >>> from pathlib import Path
+    >>> from esize.cli import build_parser
+    >>> from esize.cli.plan import make_plans
+    >>> old = str(Path(esize.__file__).parents[2] / "examples" / "old.csv")  # in the repository
+    >>> row = make_plans(build_parser().parse_args(["plan", old, "--costs", "1,10"])).rows[0]
+    >>> row.prescribed(), row.budget, row.dimensioning
+    ({'execution': 4, 'measurement': 2}, None, None)
+    >>> for line in row.render_lines():
+    ...     print(line)
+    levels      binary > execution > measurement
+    execution          4 per binary
+    measurement        2 per execution
     """
 
     name: str | None
@@ -137,7 +154,8 @@ class PlanRow:
                 rows.append((levels[0], "", " nothing to optimise: only the number of "
                              f"{plural(levels[0])} matters (see --budget)"))
             return lines + format_table(_COUNT_TABLE, rows, header=False)
-        return lines + _budget_lines(self.budget, self.dimensioning, self.prescribed())
+        budget = cast(float, self.budget)  # dimensioned: for a budget
+        return lines + _budget_lines(budget, self.dimensioning, self.prescribed())
 
 
 def _hw_text(x: float) -> str:
@@ -201,6 +219,26 @@ class PlanResult:
         Harness options for the next run (``"--processes 20 --values 3"``).
     options_note : str
         How ``options`` were chosen among several benchmarks ("" when obvious).
+
+    Examples
+    --------
+    A pyperf file of the repository, and the options of pyperf's next run:
+
+    >>> import esize
+    >>> from pathlib import Path
+    >>> from esize.cli import build_parser
+    >>> from esize.cli.plan import make_plans
+    >>> telco = str(Path(esize.__file__).parents[2] / "examples" / "pyperf" / "telco.json")
+    >>> result = make_plans(build_parser().parse_args(["plan", telco, "--costs", "1"]))
+    >>> print(result.render_text())
+    file        ...telco.json   (pyperf)
+    benchmark   telco   (second, lower is better)
+    levels      process > value
+    value              2 per process
+    <BLANKLINE>
+    next run    pyperf options: --values 2
+    >>> result.to_json()["suggestion"]
+    'pyperf --values 2'
     """
 
     file: str
@@ -246,6 +284,20 @@ def next_run(fmt: str, plans: list, costs, budget, n_benchmarks: int,
     budget the dimensioned ones (``dims``, parallel to ``plans``); with a budget, the
     top level gets the number of units that the budget buys at those counts. When
     that is fewer than 2, there are no options and a note says why.
+
+    Examples
+    --------
+    >>> import esize
+    >>> from pathlib import Path
+    >>> from esize.cli import build_parser
+    >>> from esize.cli.plan import make_plans, next_run
+    >>> telco = str(Path(esize.__file__).parents[2] / "examples" / "pyperf" / "telco.json")
+    >>> result = make_plans(build_parser().parse_args(["plan", telco, "--costs", "1"]))
+    >>> plans = [row.plan for row in result.rows]
+    >>> next_run("pyperf", plans, [1.0], None, 1)
+    ('--values 2', '')
+    >>> next_run("pyperf", plans, [1.0], 1000, 1)  # a budget of 1000 values
+    ('--processes 333 --values 2', 'processes: what the budget buys with those counts')
     """
     levels = HARNESS_LEVELS.get(fmt)
     kept = [k for k, p in enumerate(plans) if p is not None]
@@ -317,6 +369,18 @@ def make_plans(args) -> PlanResult:
 
     The file is read first, so that a missing or unreadable file is reported as
     such, whatever the options; then the options are checked against its levels.
+
+    Examples
+    --------
+    >>> import esize
+    >>> from pathlib import Path
+    >>> from esize.cli import build_parser
+    >>> from esize.cli.plan import make_plans
+    >>> old = str(Path(esize.__file__).parents[2] / "examples" / "old.csv")  # in the repository
+    >>> args = build_parser().parse_args(["plan", old, "--costs", "1,10", "--budget", "200"])
+    >>> row = make_plans(args).rows[0]
+    >>> row.plan.counts, row.prescribed(), round(100 * row.dimensioning.half_width, 2)
+    ({'execution': 4, 'measurement': 2}, {'binary': 11, 'execution': 2, 'measurement': 3}, 14.38)
     """
     fmt, benches = read_input(args.data, args)
     benches = select(args.data, benches, args.benchmark)
@@ -360,5 +424,22 @@ def make_plans(args) -> PlanResult:
 
 
 def cmd_plan(args) -> PlanResult:
-    """``esize plan``."""
+    """``esize plan``.
+
+    Examples
+    --------
+    >>> import esize
+    >>> from pathlib import Path
+    >>> from esize.cli import build_parser
+    >>> from esize.cli.plan import cmd_plan
+    >>> old = str(Path(esize.__file__).parents[2] / "examples" / "old.csv")  # in the repository
+    >>> args = build_parser().parse_args(["plan", old, "--costs", "1,10", "--budget", "200"])
+    >>> for line in cmd_plan(args).render_text().splitlines()[2:7]:
+    ...     print(line)
+    budget      200 measurements buy this design (it costs 198)
+    binary            11
+    execution          2 per binary
+    measurement        3 per execution
+    half-width  +-14.38 %; one-level default (16 samples) +-18.89 %
+    """
     return make_plans(args)

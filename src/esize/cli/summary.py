@@ -19,6 +19,9 @@ from __future__ import annotations
 import math
 import sys
 from dataclasses import dataclass, field
+from typing import cast
+
+import numpy as np
 
 from .._errors import InputError
 from .._estimators import VarianceComponents, variance_components
@@ -65,13 +68,26 @@ class SummaryRow:
     series, group
         With ``--warmup auto``: every group's values before the cut (for the
         figure), and what a group is (``process``, ``fork``, ...).
+
+    Examples
+    --------
+    >>> import esize
+    >>> from pathlib import Path
+    >>> from esize.cli import build_parser
+    >>> from esize.cli.summary import summarize
+    >>> old = str(Path(esize.__file__).parents[2] / "examples" / "old.csv")  # in the repository
+    >>> row = summarize(build_parser().parse_args(["summary", old])).rows[0]
+    >>> row.name, row.counts, round(row.ci.lower, 3), round(row.ci.upper, 3)
+    (None, {'binary': 3, 'execution': 2, 'measurement': 2}, 4.511, 16.489)
+    >>> row.variance.T2.round(4).tolist()
+    [2.3542, 2.3333, 9.1667]
     """
 
     name: str | None
     unit: UnitInfo
     counts: dict
-    ci: Interval
-    variance: VarianceComponents
+    ci: Interval | None
+    variance: VarianceComponents | None
     caveats: tuple = ()
     warmup: dict | None = None
     series: object = field(default=None, repr=False, compare=False)
@@ -110,7 +126,7 @@ class SummaryRow:
             "mean": ci.estimate,
             "ci": {"method": ci.method, "alpha": ci.alpha, "lower": num(ci.lower),
                    "upper": num(ci.upper)},
-            "variance": _variance_json(self.variance),
+            "variance": _variance_json(cast(VarianceComponents, self.variance)),  # with ci
             "caveats": list(self.caveats),
         }
         if self.warmup is not None:
@@ -121,7 +137,7 @@ class SummaryRow:
         """The benchmark's block of the text output."""
         if self.ci is None:
             return self._single_lines()
-        ci, vc, counts = self.ci, self.variance, self.counts
+        ci, vc, counts = self.ci, cast(VarianceComponents, self.variance), self.counts
         conf = f"{100 * (1 - ci.alpha):g} %"
         size = math.prod(counts.values())
         lines = [] if self.name is None else [
@@ -136,8 +152,9 @@ class SummaryRow:
             "",
         ]
         rows = [
-            (name, str(n), _variance_text(vc.S2[k], vc.S2_scaled[k], vc.exponent),
-             _variance_text(vc.T2[k], vc.T2_scaled[k], vc.exponent), vc.S_pct[k], vc.T_pct[k])
+            (name, str(n), _variance_text(vc.S2[k], cast(np.ndarray, vc.S2_scaled)[k], vc.exponent),
+             _variance_text(vc.T2[k], cast(np.ndarray, vc.T2_scaled)[k], vc.exponent),
+             vc.S_pct[k], vc.T_pct[k])
             for k, (name, n) in enumerate(counts.items())
         ]
         lines += format_table(_LEVEL_TABLE, rows)
@@ -150,8 +167,8 @@ class SummaryRow:
         return {
             "name": "data" if self.name is None else self.name,
             "levels": self.levels,
-            "T_pct": [float(x) for x in self.variance.T_pct],
-            "T2": [float(x) for x in self.variance.T2],
+            "T_pct": [float(x) for x in cast(VarianceComponents, self.variance).T_pct],
+            "T2": [float(x) for x in cast(VarianceComponents, self.variance).T2],
         }
 
 
@@ -173,7 +190,8 @@ def _variance_json(vc: VarianceComponents) -> dict:
     out = {}
     for k, (level, values) in enumerate(vc.as_dict().items()):
         row = {key: num(v) for key, v in values.items()}
-        for key, scaled in (("S2", vc.S2_scaled[k]), ("T2", vc.T2_scaled[k])):
+        s2, t2 = cast(np.ndarray, vc.S2_scaled), cast(np.ndarray, vc.T2_scaled)
+        for key, scaled in (("S2", s2[k]), ("T2", t2[k])):
             if not _representable(values[key], scaled):
                 row[key] = None
         out[level] = row
@@ -206,6 +224,23 @@ class SummaryResult:
         Its format (``"tidy"`` or a harness).
     rows : list of SummaryRow
         One per benchmark, in file order (or the order asked for).
+
+    Examples
+    --------
+    >>> import esize
+    >>> from pathlib import Path
+    >>> from esize.cli import build_parser
+    >>> from esize.cli.summary import summarize
+    >>> old = str(Path(esize.__file__).parents[2] / "examples" / "old.csv")  # in the repository
+    >>> result = summarize(build_parser().parse_args(["summary", old]))
+    >>> for line in result.render_text().splitlines()[1:4]:
+    ...     print(line)
+    design      binary > execution > measurement: 3 x 2 x 2 (12 measurements)
+    mean        10.5
+    95 % CI  [4.51096, 16.489]  (t, +-57.04 % of the mean)
+    >>> doc = result.to_json()
+    >>> doc["mean"], doc["ci"]["method"], len(doc["benchmarks"])
+    (10.5, 't', 1)
     """
 
     file: str
@@ -234,7 +269,22 @@ class SummaryResult:
 
 
 def summarize(args) -> SummaryResult:
-    """Read the file of ``args.data`` and summarise every (selected) benchmark."""
+    """Read the file of ``args.data`` and summarise every (selected) benchmark.
+
+    Examples
+    --------
+    A 90 % interval for the mean:
+
+    >>> import esize
+    >>> from pathlib import Path
+    >>> from esize.cli import build_parser
+    >>> from esize.cli.summary import summarize
+    >>> old = str(Path(esize.__file__).parents[2] / "examples" / "old.csv")  # in the repository
+    >>> result = summarize(build_parser().parse_args(["summary", old, "--alpha", "0.1"]))
+    >>> ci = result.rows[0].ci
+    >>> result.format, ci.estimate, round(ci.lower, 3), round(ci.upper, 3)
+    ('tidy', 10.5, 6.436, 14.564)
+    """
     fmt, benches = read_input(args.data, args, singles=True)
     benches = select(args.data, benches, args.benchmark)
     rows = []
@@ -263,7 +313,20 @@ def summarize(args) -> SummaryResult:
 
 
 def cmd_summary(args) -> SummaryResult:
-    """``esize summary``: the result, and its figure drawn when ``--plot`` asks."""
+    """``esize summary``: the result, and its figure drawn when ``--plot`` asks.
+
+    Examples
+    --------
+    >>> import esize
+    >>> from pathlib import Path
+    >>> from esize.cli import build_parser
+    >>> from esize.cli.summary import cmd_summary
+    >>> old = str(Path(esize.__file__).parents[2] / "examples" / "old.csv")  # in the repository
+    >>> result = cmd_summary(build_parser().parse_args(["summary", old]))  # no --plot
+    >>> ci = result.rows[0].ci
+    >>> ci.method, ci.estimate, round(ci.lower, 3), round(ci.upper, 3)
+    ('t', 10.5, 4.511, 16.489)
+    """
     result = summarize(args)
     if args.plot:
         from ..plots import nameless_label, summary_figure, warmup_figure

@@ -36,6 +36,18 @@ from ._read import (
     next_run_options,
     read_benchmarks,
 )
+from ._suffixes import (
+    COMPRESSED as COMPRESSED_SUFFIXES,
+)
+from ._suffixes import (
+    DATA_SUFFIXES,
+    JSON_SUFFIXES,
+    PARQUET_SUFFIXES,
+    TABLE_SUFFIXES,
+    is_json_name,
+    is_table_name,
+    strip_data_suffixes,
+)
 from .units import UnitInfo, unit_info
 
 __all__ = [
@@ -59,4 +71,12 @@ __all__ = [
     "trim",
     "drop_warmup",
     "drop_single_top",
+    "TABLE_SUFFIXES",
+    "PARQUET_SUFFIXES",
+    "JSON_SUFFIXES",
+    "COMPRESSED_SUFFIXES",
+    "DATA_SUFFIXES",
+    "is_table_name",
+    "is_json_name",
+    "strip_data_suffixes",
 ]

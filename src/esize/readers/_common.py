@@ -8,24 +8,42 @@ dropped) are :class:`~esize.EsizeWarning` warnings.
 
 from __future__ import annotations
 
-import gzip
-import json
 import math
-import os
-import stat
 import warnings
-import zlib
-from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
 from .._design import Design
 from .._errors import DesignError, EsizeError, EsizeWarning, InputError
 from .._sizes import parse_size, size_text
-from ..io import file_kind
+
+# Words and checks of parsed JSON (_checks), files (_files) and ragged data made
+# balanced (_balance) live in modules of their own; every name is still here.
+from ._balance import (
+    BALANCE_MODES,
+    check_balance_mode,
+    design_from_ragged,
+    size_histogram,
+    truncation_note,
+)
+from ._checks import mapping, need, number, numbers, plural, prefix, shown, where_text
+from ._files import (
+    DEFAULT_MAX_INPUT_BYTES,
+    MAX_INPUT_ENV,
+    check_file,
+    decode_text,
+    gunzip,
+    is_gzip,
+    max_input_bytes,
+    nul_problem,
+    open_text,
+    os_reason,
+    parse_json,
+    read_bytes,
+    too_big,
+)
 from .units import UnitInfo
 
 __all__ = [
@@ -69,8 +87,6 @@ __all__ = [
     "drop_single_top",
 ]
 
-BALANCE_MODES = ("truncate",)
-
 
 @dataclass(frozen=True)
 class Benchmark:
@@ -85,6 +101,16 @@ class Benchmark:
     the levels of which the file held a single unit (per
     parent), which are not in ``design``, as ``(level, parent)`` pairs (``parent``
     None for a highest level).
+
+    Examples
+    --------
+    >>> import esize as ez
+    >>> from esize.readers import Benchmark, unit_info
+    >>> b = Benchmark(ez.Design([[1.0, 2.0], [3.0, 4.0]], ("fork", "iteration")),
+    ...               unit_info("ms"))
+    >>> design, unit = b
+    >>> design.shape, unit.unit, b.caveats, b.warmup
+    ((2, 2), 'ms', (), None)
     """
 
     design: Design
@@ -110,397 +136,6 @@ def with_names(read: dict, names) -> Benchmarks:
     out.names = list(names)
     return out
 
-
-# -- words ------------------------------------------------------------------------------
-def plural(word: str, n: int = 2) -> str:
-    """English plural of a level name (``process`` -> ``processes``) unless ``n == 1``."""
-    if n == 1:
-        return word
-    if word.endswith(("s", "x", "ch", "sh")):
-        return word + "es"
-    if word.endswith("y") and len(word) > 1 and word[-2] not in "aeiou":
-        return word[:-1] + "ies"
-    return word + "s"
-
-
-def prefix(benchmark) -> str:
-    """``"benchmark 'name': "`` to start a message, or nothing for an unnamed one."""
-    return "" if benchmark is None else f"benchmark {benchmark!r}: "
-
-
-def where_text(levels: Sequence[str], path: Sequence) -> str:
-    """``"fork 2, iteration 3"``: a unit named by its labels from the top."""
-    return ", ".join(f"{levels[i]} {label}" for i, label in enumerate(path))
-
-
-# -- checks of parsed JSON --------------------------------------------------------------
-def need(cond: bool, source, message: str) -> None:
-    """Raise ``InputError(source, message)`` unless ``cond``."""
-    if not cond:
-        raise InputError(source, message)
-
-
-def mapping(x, source, what: str) -> dict:
-    """``x`` if it is a JSON object, ``{}`` if it is absent, else an InputError."""
-    if x is None:
-        return {}
-    need(isinstance(x, dict), source, f"{what} is not a JSON object")
-    return x
-
-
-_PLAIN_NUMBERS = {int, float}
-
-
-def shown(x) -> str:
-    """A short description of a JSON value for a message (never a deep walk of it)."""
-    if isinstance(x, (list, dict)):
-        return "a list" if isinstance(x, list) else "an object"
-    return json.dumps(x)[:40]
-
-
-def number(x, source, benchmark, where: str) -> float:
-    """A finite float from a JSON value, or an InputError naming where it sits."""
-    if isinstance(x, bool) or not isinstance(x, (int, float)):
-        raise InputError(source, f"{prefix(benchmark)}{where} holds {shown(x)}, not a number")
-    try:
-        v = float(x)
-    except OverflowError:  # an integer beyond the range of a double
-        v = math.inf
-    if not math.isfinite(v):
-        raise InputError(source, f"{prefix(benchmark)}{where} holds a NaN or infinite value")
-    return v
-
-
-def numbers(seq, source, benchmark, where: str) -> list[float]:
-    """A JSON list of finite numbers, or an InputError naming the first bad entry."""
-    if not isinstance(seq, list):
-        raise InputError(
-            source,
-            f"{prefix(benchmark)}{where} should be a list of numbers, got {type(seq).__name__}",
-        )
-    # the usual case, checked at C speed: JSON numbers only (bool is not int here), finite
-    if set(map(type, seq)) <= _PLAIN_NUMBERS:
-        try:
-            if all(map(math.isfinite, seq)):
-                return list(map(float, seq))
-        except OverflowError:  # an integer beyond the range of a double: named below
-            pass
-    return [number(x, source, benchmark, f"{where}, value {k}") for k, x in enumerate(seq, 1)]
-
-
-# -- files ------------------------------------------------------------------------------
-def os_reason(exc: OSError) -> str:
-    """The operating system's reason for a failed file operation, for a message."""
-    text = exc.strerror or str(exc) or type(exc).__name__
-    return text[:1].lower() + text[1:]
-
-
-#: Largest input file read by default (bytes): 4 GiB. ``ESIZE_MAX_INPUT_BYTES`` or the
-#: command line's ``--max-input-size`` sets another limit.
-DEFAULT_MAX_INPUT_BYTES = 4 << 30
-MAX_INPUT_ENV = "ESIZE_MAX_INPUT_BYTES"
-def max_input_bytes(limit: int | None = None) -> int:
-    """The size limit of input files: ``limit`` if given, else ``ESIZE_MAX_INPUT_BYTES``
-    from the environment, else :data:`DEFAULT_MAX_INPUT_BYTES`.
-
-    Raises
-    ------
-    EsizeError
-        The environment variable is not a size.
-    """
-    if limit is not None:
-        return int(limit)
-    text = os.environ.get(MAX_INPUT_ENV)
-    if not text:
-        return DEFAULT_MAX_INPUT_BYTES
-    try:
-        return parse_size(text)
-    except ValueError as exc:
-        raise EsizeError(f"{MAX_INPUT_ENV}: {exc}") from None
-
-
-def too_big(p, size: float, limit: int, *, decompressed: bool = False) -> InputError:
-    """The error of a file over the size limit (``size`` bytes, or once decompressed)."""
-    what = (f"decompresses to more than {size_text(limit)}, the input size limit" if decompressed
-            else f"is {size_text(size)}, more than the input size limit of {size_text(limit)}")
-    return InputError(p, f"{what}; raise the limit with --max-input-size or {MAX_INPUT_ENV} "
-                      "if the file is right")
-
-
-def check_file(p: Path, max_bytes: int | None = None) -> None:
-    """InputError unless ``p`` is an existing regular file (also through links) of at
-    most :func:`max_input_bytes` bytes.
-
-    A FIFO, a device (``/dev/zero``), a socket or a directory is refused at once,
-    before it is opened: reading one could wait for ever or never end.
-    """
-    try:
-        st = p.stat()
-    except (FileNotFoundError, NotADirectoryError):
-        raise InputError(p, "no such file") from None
-    except OSError as exc:  # a name too long, a symlink loop, no permission ...
-        raise InputError(p, f"cannot read: {os_reason(exc)}") from None
-    mode = st.st_mode
-    if stat.S_ISDIR(mode):
-        raise InputError(p, "is a directory, not a file")
-    if not stat.S_ISREG(mode):
-        raise InputError(p, f"is {file_kind(mode)}; only regular files are read (save the "
-                         "results to a file first)")
-    limit = max_input_bytes(max_bytes)
-    if st.st_size > limit:
-        raise too_big(p, st.st_size, limit)
-
-
-def is_gzip(p: Path) -> bool:
-    """Whether the file starts with the gzip magic number."""
-    with open(p, "rb") as fh:
-        return fh.read(2) == b"\x1f\x8b"
-
-
-def open_text(p: Path):
-    """Open a UTF-8 text file (a byte-order mark is skipped) for reading, decompressing
-    it if it is gzip."""
-    if is_gzip(p):
-        return gzip.open(p, "rt", encoding="utf-8-sig")
-    return open(p, encoding="utf-8-sig")
-
-
-def gunzip(raw: bytes, p, limit: int) -> bytes:
-    """The gzip data ``raw`` of file ``p`` decompressed, at most ``limit`` bytes of it
-    (a small file that unpacks to gigabytes is refused, not unpacked)."""
-    out, size = [], 0
-    try:
-        while raw:
-            d = zlib.decompressobj(16 + zlib.MAX_WBITS)  # one gzip member
-            while True:
-                chunk = d.decompress(raw, 1 << 24)
-                out.append(chunk)
-                size += len(chunk)
-                if size > limit:
-                    raise too_big(p, size, limit, decompressed=True)
-                raw = d.unconsumed_tail
-                if d.eof or not raw:
-                    break
-            if not d.eof:
-                raise EOFError("compressed file ended before the end-of-stream marker")
-            raw = d.unused_data.lstrip(b"\x00")  # members may follow, and zero padding
-    except (OSError, EOFError, zlib.error) as exc:
-        detail = " ".join(str(exc).split())
-        raise InputError(p, f"cannot read: corrupt or truncated gzip data ({detail})") from None
-    return b"".join(out)
-
-
-def nul_problem(raw: bytes, at: int, what: str, line: int = 1) -> str:
-    """What to say of a NUL byte at offset ``at`` of ``raw``: the text of a file, or
-    (``line`` > 1) a later part of it starting on that line. A file that starts like
-    UTF-16 text is named as such."""
-    head = raw[2:6] if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else raw[:4]
-    pairs = (head[0::2], head[1::2])  # ASCII in UTF-16: every other byte is zero
-    if line == 1 and len(head) == 4 and sorted(p == b"\x00\x00" for p in pairs) == [
-            False, True] and b"\x00" not in pairs[pairs[0] == b"\x00\x00"]:
-        return f"the file is UTF-16 text; save it as UTF-8 {what}"
-    line += raw.count(b"\n", 0, at)
-    return f"line {line} holds a NUL byte (binary data, not {what} text)"
-
-
-def decode_text(raw: bytes, p: Path, max_bytes: int | None, what: str) -> str:
-    """The UTF-8 text held by ``raw``, the bytes of file ``p`` (gzip or not), with a
-    byte-order mark accepted; an :class:`~esize.InputError` naming the file for
-    corrupt or oversized gzip data, a NUL byte (``what`` names the expected kind of
-    text), bytes that are not UTF-8, or an empty file."""
-    if raw[:2] == b"\x1f\x8b":
-        raw = gunzip(raw, p, max_input_bytes(max_bytes))
-    nul = raw.find(b"\x00")
-    if nul >= 0:
-        raise InputError(p, f"cannot read: {nul_problem(raw, nul, what)}")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputError(
-            p, f"cannot read: not UTF-8 text (byte {exc.start + 1} of the file)"
-        ) from None
-    if not text.strip():
-        raise InputError(p, "cannot read: the file is empty")
-    return text
-
-
-def parse_json(raw: bytes, p: Path, max_bytes: int | None = None):
-    """The JSON document held by ``raw``, the bytes of file ``p`` (gzip or not).
-
-    A UTF-8 byte-order mark is accepted, as it is in a CSV file. Every failure is an
-    :class:`~esize.InputError` naming the file: corrupt gzip data, data that
-    decompresses beyond :func:`max_input_bytes`, text that is not UTF-8, a NUL
-    byte, an empty file, invalid JSON, or nesting too deep to parse.
-    """
-    text = decode_text(raw, p, max_bytes, "JSON")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(p, f"not valid JSON ({exc.msg}, line {exc.lineno})") from None
-    except ValueError:  # an integer literal of thousands of digits, beyond Python's limit
-        raise InputError(
-            p, "cannot read: the JSON holds an integer of thousands of digits"
-        ) from None
-    except RecursionError:
-        raise InputError(
-            p, "cannot read: the JSON is nested too deeply (lists or objects inside each "
-            "other more than a few hundred levels)"
-        ) from None
-
-
-def read_bytes(p: Path) -> bytes:
-    """The bytes of file ``p``, or an InputError."""
-    try:
-        return p.read_bytes()
-    except IsADirectoryError:
-        raise InputError(p, "is a directory, not a file") from None
-    except OSError as exc:
-        raise InputError(p, f"cannot read: {os_reason(exc)}") from None
-
-
-# -- ragged nested data -> balanced design ------------------------------------------------
-def check_balance_mode(balance, source) -> None:
-    """InputError unless ``balance`` is None or one of :data:`BALANCE_MODES`."""
-    if balance not in (None, *BALANCE_MODES):
-        raise InputError(source, f"unknown --balance mode {balance!r}; use one of {BALANCE_MODES}")
-
-
-def _items(node) -> list:
-    if isinstance(node, dict):
-        return list(node.items())
-    return list(enumerate(node, 1))
-
-
-def _count_leaves(items, depth_below: int) -> int:
-    if depth_below == 0:
-        return len(items)
-    return sum(_count_leaves(_items(node), depth_below - 1) for _, node in items)
-
-
-def truncation_note(source, benchmark, child, parent, lo, found, cut, dropped, lowest,
-                    total: int | None = None) -> str:
-    """The note of ``--balance truncate`` for one level; with ``total`` (the
-    measurements before any cut) it says what share of the data was dropped."""
-    share = ""
-    if total:
-        pct = 100.0 * dropped / total
-        share = f": {pct:.3g} % of all {plural(lowest)}" + (
-            ", so the result rests on a small part of the data" if pct >= 50 else "")
-    return (
-        f"{source}: {prefix(benchmark)}--balance truncate kept the first {lo} "
-        f"{plural(child, lo)} of every {parent} ({found}; {cut} "
-        f"{plural(parent, cut)} cut, {dropped} {plural(lowest, dropped)} dropped{share})"
-    )
-
-
-def size_histogram(counts, parent: str, child: str) -> str:
-    """``"19 processes with 3 values, 1 process with 2 values"`` (largest groups first)."""
-    hist = sorted(Counter(counts).items(), key=lambda kv: -kv[0])
-    return ", ".join(f"{n} {plural(parent, n)} with {c} {plural(child, c)}" for c, n in hist)
-
-
-def design_from_ragged(
-    units,
-    levels: Sequence[str],
-    *,
-    balance: str | None = None,
-    source: str = "",
-    benchmark: str | None = None,
-) -> Design:
-    """Build a balanced :class:`~esize.Design` from nested, possibly ragged groups.
-
-    Parameters
-    ----------
-    units : list or dict
-        The top-level units; each unit holds its children the same way, down to the
-        measurements (numbers). A list names its children by 1-based position, a
-        dict by its keys (used in messages).
-    levels : sequence of str
-        Level names, highest first; ``len(levels)`` is the nesting depth.
-    balance : {None, "truncate"}
-        What to do when groups differ in size: None raises, ``"truncate"`` keeps the
-        first ``m`` children of every group (``m`` the smallest group at that level)
-        and warns saying what was dropped.
-    source, benchmark : str
-        File and benchmark named in errors and warnings.
-
-    Returns
-    -------
-    Design
-
-    Raises
-    ------
-    InputError
-        Unbalanced data without ``balance``, or a group with no children.
-
-    Warns
-    -----
-    EsizeWarning
-        One per level that ``balance="truncate"`` cut.
-    """
-    levels = tuple(levels)
-    check_balance_mode(balance, source)
-    if len(levels) == 2 and isinstance(units, list) and units:
-        # the usual case (processes of values, forks of iterations): a list of
-        # equally long lists of numbers is already the design
-        n = len(units[0]) if isinstance(units[0], list) else 0
-        if n and all(isinstance(u, list) and len(u) == n for u in units):
-            try:
-                data = np.asarray(units, dtype=np.float64)
-            except (TypeError, ValueError):
-                data = None  # not numbers: the general walk below names the problem
-            if data is not None and data.shape == (len(units), n):
-                try:
-                    return Design(data, levels)
-                except DesignError as exc:
-                    raise InputError(source, f"{prefix(benchmark)}{exc}") from None
-    frontier = [((), _items(units))]
-    total = _count_leaves(frontier[0][1], len(levels) - 1)
-    shape: list[int] = []
-    for d, child in enumerate(levels):
-        parent = levels[d - 1] if d > 0 else None
-        counts = [len(items) for _, items in frontier]
-        lo, hi = min(counts), max(counts)
-        if lo == 0:
-            path = next(p for p, items in frontier if not items)
-            owner = where_text(levels, path) if path else "the file"
-            raise InputError(source, f"{prefix(benchmark)}{owner} has no {plural(child)}")
-        if lo != hi:
-            short = [p for (p, items) in frontier if len(items) == lo]
-            shown = "; ".join(where_text(levels, p) for p in short[:3]) + (
-                f" and {len(short) - 3} more" if len(short) > 3 else ""
-            )
-            found = size_histogram(counts, parent, child)
-            if balance is None:
-                raise InputError(
-                    source,
-                    f"{prefix(benchmark)}unbalanced: {found} (shortest: {shown}); "
-                    f"use --balance truncate to keep the first {lo} {plural(child, lo)} "
-                    f"of every {parent}",
-                )
-            below = len(levels) - d - 1
-            before = sum(_count_leaves(items, below) for _, items in frontier)
-            cut = sum(1 for c in counts if c > lo)
-            frontier = [(p, items[:lo]) for p, items in frontier]
-            after = sum(_count_leaves(items, below) for _, items in frontier)
-            warnings.warn(
-                truncation_note(
-                    source, benchmark, child, parent, lo, found, cut, before - after, levels[-1],
-                    total,
-                ),
-                EsizeWarning,
-                stacklevel=2,
-            )
-        shape.append(lo)
-        if d < len(levels) - 1:
-            frontier = [
-                (p + (label,), _items(node)) for p, items in frontier for label, node in items
-            ]
-    values = [v for _, items in frontier for _, v in items]
-    try:
-        return Design(np.asarray(values, dtype=np.float64).reshape(shape), levels)
-    except DesignError as exc:
-        raise InputError(source, f"{prefix(benchmark)}{exc}") from None
 
 
 # -- after balancing ----------------------------------------------------------------------
@@ -568,7 +203,21 @@ def check_positive(design: Design, source, benchmark, value_name: str = "value")
 
 
 def trim(design: Design, source, benchmark, warmup: int) -> Design:
-    """The design without its first ``warmup`` measurements per lowest-level group."""
+    """The design without its first ``warmup`` measurements per lowest-level group.
+
+    Examples
+    --------
+    >>> import esize as ez
+    >>> from esize.readers import trim
+    >>> d = ez.Design([[5.0, 2.0, 2.1], [6.0, 2.2, 2.0]], ("process", "value"))
+    >>> trim(d, "run.json", "sort", 1).data.tolist()
+    [[2.0, 2.1], [2.2, 2.0]]
+    >>> try:
+    ...     trim(d, "run.json", "sort", 3)
+    ... except ez.InputError as exc:
+    ...     print(exc)
+    run.json: benchmark 'sort': warm-up of 3 leaves no measurements (each value group has 3)
+    """
     try:
         return design.trim(warmup)
     except DesignError as exc:
@@ -604,6 +253,22 @@ def drop_warmup(design: Design, source, benchmark, warmup: int | str,
         :meth:`~esize._warmup.WarmupReport.as_dict`; None for ``warmup=0``), the
         caveats (groups that reach no steady state), and with ``"auto"`` the groups'
         values before the cut (one row per group).
+
+    Examples
+    --------
+    >>> import esize as ez
+    >>> from esize.readers import drop_warmup
+    >>> d = ez.Design([[5.0, 2.0, 2.1], [6.0, 2.2, 2.0]], ("process", "value"))
+    >>> design, info, caveats, series = drop_warmup(d, "run.json", "sort", 1)
+    >>> design.data.tolist(), info
+    ([[2.0, 2.1], [2.2, 2.0]], {'mode': 'fixed', 'per_group': 1, 'dropped': 2})
+
+    Three values per process are too few to look for a warm-up; the design stays
+    and a caveat says why:
+
+    >>> design, info, caveats, series = drop_warmup(d, "run.json", "sort", "auto")
+    >>> design is d, info["dropped"], caveats[0]
+    (True, 0, 'warm-up not checked (--warmup auto): 3 values per process are too few to detect a warm-up (at least 8 are needed)')
     """
     if warmup != "auto":
         k = int(warmup)
@@ -676,7 +341,7 @@ def single_unit_caveat(level: str, option: str | None = None) -> str:
 
 def drop_single_top(
     design: Design, source, benchmark, options: Mapping[str, str] | None = None
-) -> tuple[Design, tuple[str, ...], tuple[str, ...]]:
+) -> tuple[Design, tuple[str, ...], tuple[tuple[str, str | None], ...]]:
     """Analyse a design whose highest level holds one unit with the level below as its top.
 
     A JMH file of one fork, a pyperf file of one process: the variation between
@@ -698,9 +363,23 @@ def drop_single_top(
     ------
     InputError
         A single measurement in all: nothing varies, nothing can be said.
+
+    Examples
+    --------
+    One JMH fork of four iterations: the iterations become the top level.
+
+    >>> import esize as ez
+    >>> from esize.readers import drop_single_top
+    >>> one_fork = ez.Design([[1.0, 1.1, 0.9, 1.0]], ("fork", "iteration"))
+    >>> design, caveats, dropped = drop_single_top(one_fork, "jmh.json", "sort", {"fork": "-f"})
+    >>> design.levels, design.shape, dropped
+    (('iteration',), (4,), (('fork', None),))
+    >>> print(caveats[0])
+    a single fork: variation between forks is not observed, so the interval is too narrow if forks differ; run with -f 5 or more to observe it
     """
     options = options or {}
-    caveats, dropped = [], []
+    caveats: list[str] = []
+    dropped: list[tuple[str, str | None]] = []
     while design.n_levels > 1 and design.shape[0] == 1:
         level = design.levels[0]
         dropped.append((level, None))

@@ -24,7 +24,14 @@ __all__ = ["Matching", "match_benchmarks", "align_pair", "names_text"]
 
 
 def names_text(names: Sequence, limit: int = 8) -> str:
-    """Up to ``limit`` names joined by commas, ``"and N more"`` for the rest."""
+    """Up to ``limit`` names joined by commas, ``"and N more"`` for the rest.
+
+    Examples
+    --------
+    >>> from esize.readers import names_text
+    >>> names_text(["sort", "hash", "fft"], limit=2), names_text([])
+    ('sort, hash and 1 more', 'none')
+    """
     names = list(names)
     shown = [str(n) for n in names[:limit]]
     more = f" and {len(names) - limit} more" if len(names) > limit else ""
@@ -43,6 +50,20 @@ class Matching:
         single-benchmark files are paired.
     only_old, only_new : list
         Names found in one file only (among the wanted ones), not compared.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from esize.readers import Benchmark, Matching, match_benchmarks, unit_info
+    >>> import esize as ez
+    >>> def bench(values, unit="ms"):
+    ...     return Benchmark(ez.Design(values, ("fork", "iteration")), unit_info(unit))
+    >>> old = {"sort": bench([[10, 11], [12, 13]]), "hash": bench([[5, 6], [5, 6]])}
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     m = match_benchmarks(old, {"sort": bench([[9, 10], [11, 12]])})
+    >>> isinstance(m, Matching), [pair[0] for pair in m.pairs], m.only_old, m.only_new
+    (True, ['sort'], ['hash'], [])
     """
 
     pairs: list = field(default_factory=list)
@@ -84,6 +105,24 @@ def match_benchmarks(
     -----
     EsizeWarning
         For names found in one file only.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from esize.readers import Benchmark, match_benchmarks, unit_info
+    >>> import esize as ez
+    >>> def bench(values, unit="ms"):
+    ...     return Benchmark(ez.Design(values, ("fork", "iteration")), unit_info(unit))
+    >>> old = {"sort": bench([[10, 11], [12, 13]]), "hash": bench([[5, 6], [5, 6]])}
+    >>> new = {"sort": bench([[9, 10], [11, 12]])}
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     m = match_benchmarks(old, new, old_source="old.json", new_source="new.json")
+    >>> name, new_name, b_old, b_new = m.pairs[0]
+    >>> name, b_new.design.mean, m.only_old
+    ('sort', 10.5, ['hash'])
+    >>> print(caught[0].message)
+    only in old.json, not compared: hash
     """
     if len(old) == 1 and len(new) == 1 and not wanted:
         (no, bo), (nn, bn) = next(iter(old.items())), next(iter(new.items()))
@@ -173,6 +212,31 @@ def align_pair(
     -----
     EsizeWarning
         When values are converted.
+
+    Examples
+    --------
+    The new file's seconds become the old file's milliseconds:
+
+    >>> import warnings
+    >>> from esize.readers import Benchmark, align_pair, unit_info
+    >>> import esize as ez
+    >>> def bench(values, unit="ms"):
+    ...     return Benchmark(ez.Design(values, ("fork", "iteration")), unit_info(unit))
+    >>> old, new = bench([[10.0, 11.0], [12.0, 13.0]]), bench([[0.009, 0.010], [0.011, 0.012]], "s")
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     d_old, d_new = align_pair(old, new, name="sort", new_name="sort",
+    ...                               old_source="old.json", new_source="new.json")
+    >>> d_new.data.round(6).tolist()
+    [[9.0, 10.0], [11.0, 12.0]]
+    >>> print(caught[0].message)
+    new.json: benchmark 'sort': values converted from s to ms
+    >>> try:
+    ...     align_pair(old, bench([[1.0, 2.0], [3.0, 4.0]], "ops/s"), name="sort",
+    ...                new_name="sort", old_source="old.json", new_source="new.json")
+    ... except ez.InputError as exc:
+    ...     print(exc)
+    new.json: benchmark 'sort': ops/s (higher is better) cannot be compared with ms (lower is better) in old.json
     """
     uo, un = bo.unit, bn.unit
     old, new = bo.design, bn.design

@@ -7,6 +7,7 @@ import zlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 
 from .._errors import EsizeError, InputError
 from . import (
@@ -35,7 +36,7 @@ from ._common import (
     size_text,
     with_names,
 )
-from ._suffixes import PARQUET_SUFFIXES, is_table_name
+from ._suffixes import PARQUET_SUFFIXES, is_json_name, is_table_name
 
 __all__ = [
     "FORMATS",
@@ -48,7 +49,7 @@ __all__ = [
 ]
 
 #: The harness modules in the order their documents are recognised.
-_HARNESSES = (jmh, hyperfine, gbench, benchmarkdotnet, asv, julia, pyperf)
+_HARNESSES: tuple[ModuleType, ...] = (jmh, hyperfine, gbench, benchmarkdotnet, asv, julia, pyperf)
 # pytest-benchmark and criterion documents share no key with the ones above
 _HARNESSES += (pytestbench, criterion)
 
@@ -76,7 +77,7 @@ class _Modules(dict):
 
 
 _MODULES = _Modules({m.FORMAT: m for m in (*_HARNESSES, gotest)})
-FORMATS = ("tidy", "pyperf", "jmh", "gbench", "hyperfine")
+FORMATS: tuple[str, ...] = ("tidy", "pyperf", "jmh", "gbench", "hyperfine")
 FORMATS += ("benchmarkdotnet", "asv", "julia")
 FORMATS += ("gotest", "pytest-benchmark", "criterion")
 GBENCH_TIMES = gbench.TIMES
@@ -92,7 +93,7 @@ _last: dict = {}
 
 def _looks_like_json(p: Path) -> bool:
     name = p.name.lower()
-    if name.endswith((".json", ".json.gz")):
+    if is_json_name(name):
         return True
     if is_table_name(name):
         return False
@@ -177,6 +178,20 @@ def load(path: str | os.PathLike, *, max_bytes: int | None = None) -> tuple[str,
     ------
     InputError
         The file is missing or unreadable, or is JSON of no known harness.
+
+    Examples
+    --------
+    >>> import json, os, tempfile
+    >>> from esize.readers import load
+    >>> doc = {"results": [{"command": "sort", "times": [1.02, 0.98, 1.01, 0.99]},
+    ...                    {"command": "hash", "times": [0.51, 0.49, 0.50]}]}
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "old.json")
+    ...     with open(path, "w") as fh:
+    ...         json.dump(doc, fh)
+    ...     fmt, parsed = load(path)
+    >>> fmt, [r["command"] for r in parsed["results"]]
+    ('hyperfine', ['sort', 'hash'])
     """
     p = Path(path)
     with reading(path):
@@ -216,6 +231,21 @@ def detect_format(path: str | os.PathLike, *, max_bytes: int | None = None) -> s
     InputError
         The file is missing, not a regular file, larger than ``max_bytes`` (default:
         :func:`~esize.readers._common.max_input_bytes`), or JSON of no known harness.
+
+    Examples
+    --------
+    >>> import json, os, tempfile
+    >>> from esize.readers import detect_format
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     jmh = os.path.join(tmp, "jmh.json")
+    ...     with open(jmh, "w") as fh:
+    ...         json.dump([{"benchmark": "b.Sort.run", "mode": "avgt",
+    ...                     "primaryMetric": {"rawData": [[1.0, 1.1], [0.9, 1.0]]}}], fh)
+    ...     table = os.path.join(tmp, "runs.csv")
+    ...     with open(table, "w") as fh:
+    ...         print("binary,execution,time", file=fh)
+    ...     print(detect_format(jmh), detect_format(table))
+    jmh tidy
     """
     return load(path, max_bytes=max_bytes)[0]
 
@@ -285,6 +315,25 @@ def read_benchmarks(
     EsizeWarning
         For everything dropped or skipped on the way (``balance="truncate"``, Google
         Benchmark entries the harness reports as failed).
+
+    Examples
+    --------
+    A hyperfine file of two commands (one level, ``run``, times in seconds):
+
+    >>> import json, os, tempfile
+    >>> from esize.readers import read_benchmarks
+    >>> doc = {"results": [{"command": "sort", "times": [1.02, 0.98, 1.01, 0.99]},
+    ...                    {"command": "hash", "times": [0.51, 0.49, 0.50]}]}
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "old.json")
+    ...     with open(path, "w") as fh:
+    ...         json.dump(doc, fh)
+    ...     benchmarks = read_benchmarks(path)
+    >>> list(benchmarks)
+    ['sort', 'hash']
+    >>> design, unit = benchmarks["sort"]
+    >>> design.levels, design.shape, unit.unit, round(design.mean, 4)
+    (('run',), (4,), 's', 1.0)
     """
     with reading(path):
         return _read_benchmarks(path, fmt, levels=levels, value=value, where=where,
@@ -361,6 +410,16 @@ def next_run_options(fmt: str, counts: Mapping[str, int]) -> str | None:
     str or None
         For example ``"--processes 20 --values 3"`` for pyperf; None for a tidy
         table, an unknown format, or no known level in ``counts``.
+
+    Examples
+    --------
+    >>> from esize.readers import next_run_options
+    >>> next_run_options("pyperf", {"process": 20, "value": 3})
+    '--processes 20 --values 3'
+    >>> next_run_options("gbench", {"repetition": 10})
+    '--benchmark_repetitions=10'
+    >>> next_run_options("tidy", {"binary": 3}) is None
+    True
     """
     module = _MODULES.get(fmt)
     if module is None:

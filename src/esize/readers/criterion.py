@@ -263,7 +263,7 @@ def parse_path(path, source, max_bytes: int | None = None) -> dict:
     return out
 
 
-def _refuse_summary(kind: str, source) -> None:
+def _refuse_summary(kind: str | None, source) -> None:
     if kind == "estimates":
         raise InputError(
             source, "this is criterion's estimates.json (summaries: mean, median, "

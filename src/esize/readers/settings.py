@@ -111,6 +111,16 @@ def harness_settings(fmt: str, doc) -> dict:
     Empty for a format that records no settings (:data:`SETTINGS`) and for a document
     whose settings cannot be read: settings are advice, never a reason to refuse a
     file (the reader says what is wrong with it).
+
+    Examples
+    --------
+    >>> from esize.readers.settings import harness_settings
+    >>> doc = [{"benchmark": "b.Sort.run", "mode": "avgt", "forks": 5,
+    ...         "warmupIterations": 10, "measurementTime": "1 s"}]
+    >>> harness_settings("jmh", doc)
+    {'b.Sort.run': {'forks': 5, 'warmupIterations': 10, 'measurementTime': '1 s'}}
+    >>> harness_settings("gbench", {"benchmarks": []}), harness_settings("jmh", "garbled")
+    ({}, {})
     """
     read = _READERS.get(fmt)
     if read is None or doc is None:
@@ -123,7 +133,21 @@ def harness_settings(fmt: str, doc) -> dict:
 
 def file_settings(path, fmt: str, max_bytes: int | None = None) -> dict:
     """:func:`harness_settings` of the file ``path`` (already read, so its document is
-    taken from the readers' cache rather than parsed again)."""
+    taken from the readers' cache rather than parsed again).
+
+    Examples
+    --------
+    >>> import json, os, tempfile
+    >>> from esize.readers.settings import file_settings
+    >>> doc = [{"benchmark": "b.Sort.run", "mode": "avgt", "forks": 5,
+    ...         "warmupIterations": 10, "measurementTime": "1 s"}]
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "jmh.json")
+    ...     with open(path, "w") as fh:
+    ...         json.dump(doc, fh)
+    ...     print(file_settings(path, "jmh"), file_settings(path, "hyperfine"))
+    {'b.Sort.run': {'forks': 5, 'warmupIterations': 10, 'measurementTime': '1 s'}} {}
+    """
     if fmt not in _READERS:
         return {}
     from pathlib import Path
@@ -142,7 +166,17 @@ def _shown(value) -> str:
 
 def settings_caveat(old: Mapping | None, new: Mapping | None) -> str | None:
     """The caveat of a benchmark whose harness settings differ between the files, or
-    None: every setting recorded in both with different values, named with both."""
+    None: every setting recorded in both with different values, named with both.
+
+    Examples
+    --------
+    >>> from esize.readers.settings import settings_caveat
+    >>> print(settings_caveat({"warmupIterations": 10, "forks": 5},
+    ...                       {"warmupIterations": 40, "forks": 5}))
+    the harness settings differ: warmupIterations 10 (old) and 40 (new); the change measured may come from them, not from the code
+    >>> settings_caveat({"forks": 5}, {"forks": 5}) is None
+    True
+    """
     if not old or not new:
         return None
     changed = [f"{k} {_shown(old[k])} (old) and {_shown(new[k])} (new)"

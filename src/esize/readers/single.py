@@ -26,13 +26,30 @@ SINGLE_WORDS = "a single measurement in all"
 
 
 def is_single(design: Design) -> bool:
-    """Whether a design holds one measurement (as :func:`single_measurements` gives)."""
+    """Whether a design holds one measurement (as :func:`single_measurements` gives).
+
+    Examples
+    --------
+    >>> import esize as ez
+    >>> from esize.readers.single import is_single
+    >>> is_single(ez.Design([3.0], ("run",))), is_single(ez.Design([3.0, 3.1], ("run",)))
+    (True, False)
+    """
     return design.data.size == 1
 
 
 def single_caveat(option: str | None = None) -> str:
     """The caveat of a benchmark of one measurement; ``option`` is the harness option
-    that repeats it (``--benchmark_repetitions=``), None for a table."""
+    that repeats it (``--benchmark_repetitions=``), None for a table.
+
+    Examples
+    --------
+    >>> from esize.readers.single import single_caveat
+    >>> single_caveat("--benchmark_repetitions=").split("; ")[1]
+    'run with --benchmark_repetitions=5 or more'
+    >>> single_caveat().split("; ")[1]
+    'measure 5 or more times'
+    """
     how = (f"run with {option}{'' if option.endswith('=') else ' '}{RECOMMENDED_UNITS} or more"
            if option else f"measure {RECOMMENDED_UNITS} or more times")
     return (f"a single measurement: nothing varies, so no interval, variance or verdict "
@@ -83,6 +100,23 @@ def single_measurements(path, fmt: str, *, levels=("binary", "execution"), value
 
     Parameters are those of :func:`esize.readers.read_benchmarks`; the warm-up and
     balancing options do not apply to a single value.
+
+    Examples
+    --------
+    A hyperfine file of one run per command, which the readers refuse:
+
+    >>> import json, os, tempfile
+    >>> from esize.readers.single import single_measurements
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "once.json")
+    ...     with open(path, "w") as fh:
+    ...         json.dump({"results": [{"command": "sort", "times": [1.02]},
+    ...                                {"command": "hash", "times": [0.51]}]}, fh)
+    ...     found = single_measurements(path, "hyperfine")
+    >>> {name: b.design.data.tolist() for name, b in found.items()}
+    {'sort': [1.02], 'hash': [0.51]}
+    >>> print(found["sort"].caveats[0])
+    a single measurement: nothing varies, so no interval, variance or verdict can be computed; run with --runs 5 or more
     """
     try:
         with warnings.catch_warnings():  # the first reading gave its notes already

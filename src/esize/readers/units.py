@@ -60,6 +60,17 @@ class UnitInfo:
     scale : float or None
         For a time, seconds per unit; for a rate, operations per second per unit;
         None when the unit is not recognised (then values convert to no other unit).
+
+    Examples
+    --------
+    >>> from esize.readers import unit_info
+    >>> ns = unit_info("ns/op")
+    >>> ns.kind, ns.direction, ns.as_dict()
+    ('time', 'lower is better', {'unit': 'ns/op', 'lower_is_better': True})
+    >>> round(ns.factor_to(unit_info("us/op")), 12)  # ns/op values times this are us/op
+    0.001
+    >>> ns.factor_to(unit_info("ops/s")) is None  # a time is no rate
+    True
     """
 
     unit: str = ""
@@ -110,6 +121,16 @@ def unit_info(unit: str | None, *, default_rate: bool = False) -> UnitInfo:
     Returns
     -------
     UnitInfo
+
+    Examples
+    --------
+    >>> from esize.readers import unit_info
+    >>> unit_info("ms")
+    UnitInfo(unit='ms', lower_is_better=True, kind='time', scale=0.001)
+    >>> unit_info("ops/ms")
+    UnitInfo(unit='ops/ms', lower_is_better=False, kind='rate', scale=1000.0)
+    >>> unit_info("widgets").kind, unit_info("widgets", default_rate=True).lower_is_better
+    ('other', False)
     """
     text = "" if unit is None else str(unit).strip()
     low = text.lower()

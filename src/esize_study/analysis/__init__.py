@@ -11,8 +11,8 @@ caveats of ``esize compare``. It writes ``results/<dataset>/report.md`` and
 Modules, in the order the workflow (``workflow/rules/analyse.smk``) uses them:
 
 :mod:`.config`
-    A dataset entry with its defaults, the durations and costs it may hold, and the
-    checks of ``check-config`` (one line naming file, key and problem).
+    A dataset entry with its defaults (the schema's) and the durations and costs it
+    may hold.
 :mod:`.read`
     The dataset's files in any format esize reads, with the entry's warm-up.
 :mod:`.estimate`
@@ -25,8 +25,9 @@ Modules, in the order the workflow (``workflow/rules/analyse.smk``) uses them:
 :mod:`.figures`, :mod:`.report`
     Figures (esize's own plots) and the Markdown/HTML report.
 :mod:`.check`, :mod:`.jobs`
-    The configuration check (``python -m esize_study.analysis check-config``) and what
-    the workflow's scripts share.
+    The configuration check (``python -m esize_study.analysis check-config``: each
+    entry's settings and files, one line naming file, key and problem) and what the
+    workflow's scripts share.
 :mod:`._study`
     The one module importing the reproduction study's code (to re-point when it
     moves); nothing of the study imports this subpackage, so the reproduction's code

@@ -13,7 +13,11 @@ When the study's modules move, this is the one file to re-point:
 * :mod:`esize_study.datasets.config` (``config_problem``: schema and names;
   ``load_config_file``, ``merge_config``, ``SCHEMA``, and ``_locate``, ``_lookup``,
   which name the file and line of a key) and :mod:`esize_study.datasets.settings`
-  (``_dotted``, ``_MISSING``): the one-line messages of ``check-config``.
+  (``_dotted``, ``_MISSING``): the one-line messages of ``check-config``;
+* :func:`esize_study.datasets.schema.entry_with_defaults` and
+  :func:`~esize_study.datasets.schema.section_with_defaults`: the schema's defaults of
+  a dataset entry and of the ``analysis`` section (their one home);
+* :func:`esize_study.datasets.files.jsonable`: the pipeline's one JSON cleaner.
 
 Nothing of the study imports :mod:`esize_study.analysis` (a later stage,
 ``tests/study/test_layering.py``), so the code hashes of the reproduction's rules
@@ -22,17 +26,20 @@ Nothing of the study imports :mod:`esize_study.analysis` (a later stage,
 
 from esize_study.datasets import config as dconfig
 from esize_study.datasets import settings as dsettings
+from esize_study.datasets.files import jsonable
+from esize_study.datasets.schema import entry_with_defaults, section_with_defaults
 from esize_study.engine.seeds import bench_id
 from esize_study.estimate.rates import rates_at
 from esize_study.falsealarm import simulate as fa
 from esize_study.knowneffect import records as ke_records
 from esize_study.knowneffect import simulate as ke
 
-__all__ = ["dconfig", "dsettings", "bench_id", "rates_at", "fa", "ke", "ke_records",
-           "STUDY_IMPORTS"]
+__all__ = ["dconfig", "dsettings", "jsonable", "entry_with_defaults", "section_with_defaults",
+           "bench_id", "rates_at", "fa", "ke", "ke_records", "STUDY_IMPORTS"]
 
 #: The modules above, by name.
 STUDY_IMPORTS = ("esize_study.datasets.config", "esize_study.datasets.settings",
+                 "esize_study.datasets.files", "esize_study.datasets.schema",
                  "esize_study.engine.seeds", "esize_study.estimate.rates",
                  "esize_study.falsealarm.simulate", "esize_study.knowneffect.simulate",
                  "esize_study.knowneffect.records")

@@ -5,9 +5,10 @@ and the problem, or nothing.
 (the Makefile's pre-check) merges the files as Snakemake does, checks them as the
 reproduction's check does (the schema, dataset names:
 :func:`esize_study.datasets.config.config_problem`), then every dataset as ``make analyse``
-reads it (:func:`esize_study.analysis.config.entry_problem`). The workflow runs the
-same check when it parses its rules (``workflow/rules/analyse.smk``), so that
-Snakemake run by hand stops with the same line.
+reads it (:func:`entry_problem`: its settings, :mod:`esize_study.analysis.config`, and
+its files, :mod:`esize_study.analysis.read`). The workflow runs the same check when it
+parses its rules (``workflow/rules/analyse.smk``), so that Snakemake run by hand stops
+with the same line.
 """
 
 from __future__ import annotations
@@ -17,10 +18,36 @@ from collections.abc import Mapping, Sequence
 
 from esize import InputError
 
-from ._study import dconfig, dsettings
-from .config import MODE, entry_problem, is_analyse
+from ._study import dconfig, dsettings, entry_with_defaults
+from .config import MODE, EntryProblem, dataset_files, entry_settings, is_analyse
+from .read import scan
 
-__all__ = ["entries_problem", "problem", "check_files", "main"]
+__all__ = ["entry_problem", "entries_problem", "problem", "check_files", "main"]
+
+
+def entry_problem(config: Mapping, name: str) -> tuple[tuple, str] | None:
+    """The first problem of dataset ``name`` for ``make analyse``, or None: a stand-in
+    (no files to analyse), values that do not parse, missing files, comparisons naming
+    benchmarks that are not in the dataset, costs of levels that no file has, tables
+    without the configured columns.
+
+    Returns
+    -------
+    (tuple, str) or None
+        ``(keys, message)``: where the problem sits and what it is, in one line
+        (:func:`entries_problem` names the file and the line).
+    """
+    where = ("datasets", name)
+    if entry_with_defaults(config, name, MODE)["kind"] == "standin":
+        return (*where, "kind"), ("a stand-in has no files to analyse: 'make analyse' reads "
+                                  "a directory (kind: directory) or a list of files (kind: files)")
+    try:
+        s = entry_settings(config, name)
+        files = dataset_files(s, name)
+        scan(s, files).check(s)  # reads the JSON files' benchmark names
+    except EntryProblem as exc:
+        return exc.keys, exc.message
+    return None
 
 
 def entries_problem(config: Mapping, sources: Sequence[tuple[str, Mapping]] = ()) -> str | None:

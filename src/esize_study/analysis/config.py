@@ -14,11 +14,11 @@ analyse`` and the shared ``analysis:`` settings) under the user's file, which re
           - {old: qs-old, new: qs-new}
           - {old: fft, new: fft-plus3, ratio: 1.03}   # a known ratio new/old
 
-Every other key has a default (:data:`ENTRY_DEFAULTS`, the same as the schema's,
-``workflow/schemas/config.schema.yaml``). :func:`entry_problem` is what the check of
-``make analyse`` (:mod:`esize_study.analysis.check`) asks of each entry: the first
-problem as ``(keys, message)``, which it turns into one line naming the file, the
-line, the key and the problem.
+Every other key has a default: the schema's (``workflow/schemas/config.schema.yaml``,
+the one home of every default: :func:`esize_study.datasets.schema.with_defaults`), for
+an entry of ``make analyse`` (:func:`entry_settings`) and for the shared settings
+(:func:`analysis_settings`). :func:`esize_study.analysis.check.entry_problem` is what the
+check of ``make analyse`` asks of each entry.
 """
 
 from __future__ import annotations
@@ -28,10 +28,12 @@ import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from esize.readers import JSON_SUFFIXES, PARQUET_SUFFIXES
+
+from ._study import entry_with_defaults, section_with_defaults
+
 __all__ = [
     "MODE",
-    "ANALYSIS_DEFAULTS",
-    "ENTRY_DEFAULTS",
     "COST_ALIASES",
     "EntryProblem",
     "is_analyse",
@@ -42,47 +44,19 @@ __all__ = [
     "parse_warmup",
     "dataset_files",
     "entry_settings",
-    "entry_problem",
 ]
 
 #: The value of the top-level ``mode`` key that ``make analyse`` sets.
 MODE = "analyse"
 
-#: The shared ``analysis:`` settings (config/analyse-defaults.yaml and the schema hold
-#: the same; a test keeps the three alike).
-ANALYSIS_DEFAULTS: dict = {
-    "alpha": 0.05,
-    "threshold": 0.02,
-    "resamples": 10000,
-    "seed": 20240229,
-    "false_alarm": {"comparisons": 200, "resamples": 200, "binaries": [3, 5, 10],
-                    "min_binaries": 6},
-    "known_ratio": {"comparisons": 200, "resamples": 200, "binaries": [3, 5, 10]},
-}
-
-#: Defaults of the keys of a dataset entry that ``make analyse`` reads.
-ENTRY_DEFAULTS: dict = {
-    "kind": "directory",
-    "path": None,
-    "files": None,
-    "benchmarks": None,
-    "levels": ["binary", "execution"],
-    "value": "time",
-    "order": None,  # the column 'iteration' when a table has it
-    "warmup": "auto",
-    "unit": "s",
-    "costs": None,
-    "budgets": ["10 min", "1 h"],
-    "comparisons": [],
-    "threshold": None,  # analysis.threshold
-}
-
 #: Other names of levels in ``costs``: a build is a new binary.
 COST_ALIASES = {"build": "binary"}
 
-#: Result files a directory dataset is read from (any other file is left alone).
-TABLE_SUFFIXES = (".csv", ".csv.gz", ".tsv", ".parquet", ".pq", ".parq")
-JSON_SUFFIXES = (".json", ".json.gz")
+#: Tables a directory dataset is read from, besides the harnesses' JSON files
+#: (:data:`esize.readers.JSON_SUFFIXES`); any other file is left alone. The library's
+#: endings, less ``.txt`` and most compressed forms: a directory's notes and archives
+#: are not results.
+TABLE_SUFFIXES = (".csv", ".csv.gz", ".tsv", *PARQUET_SUFFIXES)
 
 _AMOUNT = re.compile(r"\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*([^\s0-9.][^\s]*)?\s*")
 _SECONDS = {
@@ -111,15 +85,8 @@ def is_analyse(config: Mapping) -> bool:
 
 
 def analysis_settings(config: Mapping) -> dict:
-    """The shared ``analysis:`` settings with :data:`ANALYSIS_DEFAULTS` filled in."""
-    given = config.get("analysis") or {}
-    out = {k: (dict(v) if isinstance(v, dict) else v) for k, v in ANALYSIS_DEFAULTS.items()}
-    for key, value in given.items():
-        if isinstance(value, Mapping) and isinstance(out.get(key), dict):
-            out[key].update(value)
-        else:
-            out[key] = value
-    return out
+    """The shared ``analysis:`` settings with the schema's defaults filled in."""
+    return section_with_defaults(config, "analysis")
 
 
 # -- amounts: durations, measurements -----------------------------------------------------
@@ -199,17 +166,16 @@ def _is_result_file(p: Path) -> bool:
 
 
 def dataset_files(entry: Mapping, name: str) -> list[str]:
-    """The result files of a dataset entry, in name order: those of its directory
-    (``kind: directory``; files of other kinds are left alone) or those it lists
-    (``kind: files``).
+    """The result files of a dataset entry with its defaults (:func:`entry_settings`),
+    in name order: those of its directory (``kind: directory``; files of other kinds
+    are left alone) or those it lists (``kind: files``).
 
     Raises
     ------
     EntryProblem
         A missing directory or file, or no result file at all.
     """
-    kind = entry.get("kind", "directory")
-    if kind == "files":
+    if entry["kind"] == "files":
         listed = entry.get("files") or []
         if not listed:
             raise EntryProblem(("datasets", name, "files"),
@@ -246,19 +212,20 @@ def dataset_files(entry: Mapping, name: str) -> list[str]:
 def entry_settings(config: Mapping, name: str) -> dict:
     """Everything ``make analyse`` needs of dataset ``name``, defaults filled in.
 
-    The entry's keys (:data:`ENTRY_DEFAULTS`) with ``warmup``, ``budgets`` and
-    ``costs`` parsed (``warmup_spec``, ``budget_list``, ``cost_map``), the shared
-    ``analysis:`` settings (``alpha``, ``resamples``, ``seed``, ``false_alarm``,
-    ``known_ratio``) and the entry's ``threshold`` or the shared one. Plain values
-    only: the rules pass it as a param, so that a change reruns what it changes.
+    The entry's keys with the schema's defaults of an entry of ``make analyse``, with
+    ``warmup``, ``budgets`` and ``costs`` parsed (``warmup_spec``, ``budget_list``,
+    ``cost_map``), the shared ``analysis:`` settings (``alpha``, ``resamples``,
+    ``seed``, ``false_alarm``, ``known_ratio``) and the entry's ``threshold`` or the
+    shared one. Plain values only: the rules pass it as a param, so that a change
+    reruns what it changes.
 
     Raises
     ------
     EntryProblem
-        A value that cannot be parsed (:func:`entry_problem` says which).
+        A value that cannot be parsed (:func:`esize_study.analysis.check.entry_problem`
+        says which).
     """
-    given = config["datasets"][name]
-    out = {**ENTRY_DEFAULTS, **{k: v for k, v in given.items() if v is not None}}
+    out = entry_with_defaults(config, name, MODE)
     out["name"] = name
     shared = analysis_settings(config)
     for key in ("alpha", "resamples", "seed", "false_alarm", "known_ratio"):
@@ -307,30 +274,3 @@ def entry_settings(config: Mapping, name: str) -> dict:
                             "ratio": None if ratio is None else float(ratio)})
     out["comparisons"] = comparisons
     return out
-
-
-def entry_problem(config: Mapping, name: str) -> tuple[tuple, str] | None:
-    """The first problem of dataset ``name`` for ``make analyse``, or None: a stand-in
-    (no files to analyse), values that do not parse, missing files, comparisons naming
-    benchmarks that are not in the dataset, costs of levels that no file has, tables
-    without the configured columns.
-
-    Returns
-    -------
-    (tuple, str) or None
-        ``(keys, message)``: where the problem sits and what it is, in one line
-        (:func:`esize_study.analysis.check.problem` names the file and the line).
-    """
-    where = ("datasets", name)
-    if config["datasets"][name].get("kind", "directory") == "standin":
-        return (*where, "kind"), ("a stand-in has no files to analyse: 'make analyse' reads "
-                                  "a directory (kind: directory) or a list of files (kind: files)")
-    try:
-        s = entry_settings(config, name)
-        files = dataset_files(s, name)
-        from .read import scan  # reads the JSON files' benchmark names
-
-        scan(s, files).check(s)
-    except EntryProblem as exc:
-        return exc.keys, exc.message
-    return None

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import sys
 from pathlib import Path
 
 from esize.io import atomic_write_text
+
+from ._study import jsonable
 
 __all__ = ["log_to", "write_json", "read_json", "atomic_write_text", "fail"]
 
@@ -29,21 +30,9 @@ def log_to(path: str | None) -> logging.Logger:
     return logger
 
 
-def _clean(obj):
-    if isinstance(obj, dict):
-        return {str(k): _clean(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_clean(v) for v in obj]
-    if hasattr(obj, "item") and not isinstance(obj, (str, bytes)):  # numpy scalars
-        obj = obj.item()
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return None
-    return obj
-
-
 def write_json(path: str | Path, obj) -> None:
     """Indented JSON (non-finite numbers as null), written atomically."""
-    atomic_write_text(path, json.dumps(_clean(obj), indent=1, allow_nan=False) + "\n")
+    atomic_write_text(path, json.dumps(jsonable(obj), indent=1, allow_nan=False) + "\n")
 
 
 def read_json(path: str | Path):

@@ -31,6 +31,8 @@ import numpy as np
 from esize import EsizeError, EsizeWarning, InputError
 from esize.readers import (
     HARNESS_LEVELS,
+    JSON_SUFFIXES,
+    PARQUET_SUFFIXES,
     Benchmark,
     detect_format,
     drop_single_top,
@@ -40,7 +42,7 @@ from esize.readers import (
     unit_info,
 )
 
-from .config import JSON_SUFFIXES, TABLE_SUFFIXES, EntryProblem
+from .config import TABLE_SUFFIXES, EntryProblem
 
 __all__ = ["FileInfo", "Index", "Read", "Dataset", "scan", "read_dataset", "warmup_count",
            "table_columns"]
@@ -65,7 +67,7 @@ def table_columns(path: str | Path) -> list[str]:
     from esize.readers import tidy
 
     p = Path(path)
-    if p.suffix.lower() in (".parquet", ".pq", ".parq"):
+    if p.suffix.lower() in PARQUET_SUFFIXES:
         import pyarrow.parquet as pq
 
         return list(pq.read_schema(p).names)

@@ -50,7 +50,7 @@ import yaml
 from esize import InputError
 from esize.io import atomic_open
 
-from ..datasets.config import load_config_file, merge_config
+from ..datasets.config import load_config
 from . import citation
 from . import provenance as pv
 
@@ -127,21 +127,16 @@ def _git(root: Path, *args: str, text: bool = True):
 
 
 def resolved_config(files: Sequence[str | Path], schema: str | Path) -> dict:
-    """The configuration as the workflow sees it: files merged, schema defaults filled.
+    """The configuration as the workflow sees it: files merged, checked, schema
+    defaults filled (:func:`esize_study.datasets.config.load_config`).
 
     Its :func:`esize_study.artifact.provenance.config_hash` equals the one the pipeline's
     ``provenance.json`` records for a run with the same files.
     """
-    from snakemake.utils import validate
-
-    merged: dict = {}
-    for f in files:
-        try:
-            merge_config(merged, copy.deepcopy(load_config_file(f)))
-        except InputError as exc:
-            raise ArchiveError(str(exc)) from None
-    validate(merged, schema=str(schema), set_default=True)
-    return merged
+    try:
+        return load_config(files, schema)
+    except InputError as exc:
+        raise ArchiveError(str(exc)) from None
 
 
 def code_hash_of_sources(files: Mapping[str, bytes]) -> str:

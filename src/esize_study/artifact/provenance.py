@@ -27,7 +27,8 @@ from pathlib import Path
 import esize
 from esize.io import atomic_write_text
 
-from ..datasets.settings import DATASET_DEFAULTS
+from ..datasets.schema import entry_with_defaults
+from ..datasets.settings import REPRODUCE
 from .codehash import code_hash
 
 __all__ = [
@@ -64,8 +65,8 @@ def config_hash(config: Mapping) -> str:
 def seeds(config: Mapping) -> dict:
     """Every seed of the configuration: the two simulation families and the stand-ins.
 
-    A dataset is listed when it is a stand-in (generated from its seed) or sets a seed
-    of its own; a directory dataset's data have no seed.
+    A dataset is listed when it is a stand-in (generated from its seed, the schema's
+    default when it gives none); a directory dataset's data have no seed.
     """
     out: dict = {}
     for family in ("false_alarm", "coverage"):
@@ -73,10 +74,11 @@ def seeds(config: Mapping) -> dict:
         if seed is not None:
             out[family] = seed
     datasets = {}
-    for name, settings in (config.get("datasets") or {}).items():
-        settings = settings or {}
-        if settings.get("kind") == "standin" or "seed" in settings:
-            datasets[name] = settings.get("seed", DATASET_DEFAULTS["seed"])
+    given = {name: entry or {} for name, entry in (config.get("datasets") or {}).items()}
+    for name in given:
+        entry = entry_with_defaults({"datasets": given}, name, REPRODUCE)
+        if entry["kind"] == "standin":
+            datasets[name] = entry["seed"]
     if datasets:
         out["datasets"] = datasets
     return out

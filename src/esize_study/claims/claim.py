@@ -37,6 +37,8 @@ from pathlib import Path
 
 from esize.io import atomic_write_text
 
+from ..datasets.files import jsonable
+
 __all__ = [
     "AGREE",
     "PARTLY",
@@ -148,7 +150,7 @@ class Claim:
 
     def to_dict(self) -> dict:
         """The record as a JSON-able dict (non-finite numbers become ``None``)."""
-        return _clean(asdict(self))
+        return jsonable(asdict(self))
 
     @classmethod
     def from_dict(cls, d: dict) -> Claim:
@@ -198,18 +200,6 @@ def judge_all(specs: Iterable[Spec], data) -> list[Claim]:
         if c is not None:
             out.append(c)
     return out
-
-
-def _clean(obj):
-    if isinstance(obj, dict):
-        return {str(k): _clean(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_clean(v) for v in obj]
-    if hasattr(obj, "item") and not isinstance(obj, (str, bytes)):
-        obj = obj.item()  # numpy scalar
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return None
-    return obj
 
 
 # -- qualifiers ------------------------------------------------------------------------

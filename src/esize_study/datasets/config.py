@@ -7,6 +7,11 @@ its directory and data files, its costs file: :mod:`esize_study.datasets.setting
 :mod:`esize_study.datasets.costs`). The Snakefile (``workflow/rules/common.smk``) and
 the Makefile's pre-check (``python -m esize_study.datasets.config check-config
 FILE...``) both use them.
+
+:func:`validate_config` is the check with the defaults filled in after it, from the
+schema (:mod:`esize_study.datasets.schema`, their one home): what the Snakefile does
+with the configuration of ``make reproduce`` and ``make analyse`` alike;
+:func:`load_config` does the same with configuration files.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from esize import InputError
 
 from ..paper import numbers as paper
 from .costs import dataset_costs, load_yaml
+from .schema import SCHEMA, with_defaults
 from .settings import (
     _MISSING,
     ConfigError,
@@ -33,15 +39,25 @@ from .settings import (
 
 __all__ = [
     "SCHEMA",
+    "ConfigProblem",
     "load_config_file",
     "merge_config",
     "config_problem",
+    "validate_config",
+    "load_config",
     "check_config_files",
     "snakemake_config_sources",
     "main",
 ]
 
-SCHEMA = Path("workflow") / "schemas" / "config.schema.yaml"
+
+class ConfigProblem(InputError):
+    """A configuration that cannot be used; its text is the one line of the check
+    (``FILE:LINE: problem``)."""
+
+    def __init__(self, line: str):
+        where, _, what = line.partition(": ")
+        super().__init__(where, what)
 
 
 def load_config_file(path: str | Path) -> dict:
@@ -253,21 +269,64 @@ def snakemake_config_sources(workflow) -> list[tuple[str, Mapping]]:
     return sources
 
 
+def validate_config(
+    config: dict,
+    schema: str | Path = SCHEMA,
+    sources: Sequence[tuple[str, Mapping]] = (),
+) -> str | None:
+    """Check ``config`` (:func:`config_problem`) and, when it is usable, fill in every
+    default of the schema, in place (:func:`esize_study.datasets.schema.with_defaults`).
+
+    Returns the problem in one line, or None (the configuration then holds every key
+    the code reads). The Snakefile calls it for ``make reproduce`` and ``make analyse``
+    alike.
+    """
+    problem = config_problem(config, schema, sources)
+    if problem is None:
+        filled = with_defaults(config, schema)
+        config.clear()
+        config.update(filled)
+    return problem
+
+
+def _read_files(files: Sequence[str | Path]) -> tuple[list[tuple[str, Mapping]], dict]:
+    """The sources of configuration files and their merge, later files overriding
+    earlier ones (as Snakemake merges them). Raises :class:`esize.InputError`."""
+    sources: list[tuple[str, Mapping]] = []
+    merged: dict = {}
+    for f in files:
+        data = load_config_file(f)
+        sources.append((str(f), data))
+        merge_config(merged, copy.deepcopy(data))
+    return sources, merged
+
+
+def load_config(files: Sequence[str | Path], schema: str | Path = SCHEMA) -> dict:
+    """The configuration of ``files`` (later files override earlier ones) as the
+    workflow holds it: merged, checked and with its defaults (:func:`validate_config`).
+
+    Raises
+    ------
+    esize.InputError
+        A file that cannot be read, or :class:`ConfigProblem`: the one line of the check.
+    """
+    sources, merged = _read_files(files)
+    problem = validate_config(merged, schema, sources)
+    if problem:
+        raise ConfigProblem(problem)
+    return merged
+
+
 def check_config_files(files: Sequence[str | Path], schema: str | Path = SCHEMA) -> str | None:
     """Read, merge (later files override earlier ones) and check configuration files.
 
     Returns the first problem in one line (a YAML syntax error as ``FILE:LINE``), or
     None.
     """
-    sources: list[tuple[str, Mapping]] = []
-    merged: dict = {}
-    for f in files:
-        try:
-            data = load_config_file(f)
-        except InputError as exc:
-            return str(exc)
-        sources.append((str(f), data))
-        merge_config(merged, copy.deepcopy(data))
+    try:
+        sources, merged = _read_files(files)
+    except InputError as exc:
+        return str(exc)
     return config_problem(merged, schema, sources)
 
 

@@ -6,6 +6,7 @@
 * :func:`save_design` and :func:`load_design_npz` store a steady-state design;
 * :func:`write_json`, :func:`write_csv`, :func:`write_parquet` and
   :func:`write_parquet_columns` write the pipeline's tables, atomically;
+  :func:`jsonable`, the values of every JSON file the study writes made plain;
 * :func:`script_logging` and :func:`fail` give a workflow script its log file and
   its one-line error.
 
@@ -39,6 +40,7 @@ __all__ = [
     "warmup_for",
     "save_design",
     "load_design_npz",
+    "jsonable",
     "write_json",
     "write_csv",
     "write_parquet",
@@ -192,11 +194,18 @@ def load_design_npz(path: str | Path) -> tuple[Design, dict]:
         return Design(z["data"], tuple(str(x) for x in z["levels"])), json.loads(str(z["meta"]))
 
 
-def _clean(obj):
+def jsonable(obj):
+    """``obj`` made of plain JSON values: mappings with text keys, lists for tuples and
+    arrays, Python numbers for numpy ones, None for a non-finite number.
+
+    The one cleaner of the study's JSON (and CSV) files: :func:`write_json`, the claims
+    (:meth:`esize_study.claims.claim.Claim.to_dict`) and ``make analyse``'s files
+    (:func:`esize_study.analysis.jobs.write_json`).
+    """
     if isinstance(obj, dict):
-        return {str(k): _clean(v) for k, v in obj.items()}
+        return {str(k): jsonable(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
-        return [_clean(v) for v in obj]
+        return [jsonable(v) for v in obj]
     if isinstance(obj, (np.floating, float)):
         x = float(obj)
         return x if math.isfinite(x) else None
@@ -205,13 +214,13 @@ def _clean(obj):
     if isinstance(obj, np.bool_):
         return bool(obj)
     if isinstance(obj, np.ndarray):
-        return _clean(obj.tolist())
+        return jsonable(obj.tolist())
     return obj
 
 
 def write_json(path: str | Path, obj) -> None:
     """JSON with numpy values converted and non-finite numbers as null, atomically."""
-    atomic_write_text(path, json.dumps(_clean(obj), indent=2, allow_nan=False) + "\n")
+    atomic_write_text(path, json.dumps(jsonable(obj), indent=2, allow_nan=False) + "\n")
 
 
 def write_csv(path: str | Path, rows: Sequence[Mapping], columns: Iterable[str] | None = None) -> None:
@@ -222,7 +231,7 @@ def write_csv(path: str | Path, rows: Sequence[Mapping], columns: Iterable[str] 
     w = csv.DictWriter(buf, fieldnames=cols, extrasaction="ignore", lineterminator="\n")
     w.writeheader()
     for r in rows:
-        w.writerow({k: _clean(r.get(k)) for k in cols})
+        w.writerow({k: jsonable(r.get(k)) for k in cols})
     atomic_write_text(path, buf.getvalue())
 
 

@@ -2,12 +2,12 @@
 
 A dataset is a stand-in (generated, :mod:`esize_study.datasets.standin`) or a directory
 of raw tidy files (one benchmark per Parquet/CSV file). The functions here read the
-merged configuration and the directory listing; nothing here reads the data.
+merged configuration and the directory listing; nothing here reads the data. The
+defaults of a dataset entry are the schema's (:mod:`esize_study.datasets.schema`).
 """
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -15,10 +15,10 @@ from pathlib import Path
 from esize import InputError
 
 from ..paper import numbers as paper
+from .schema import entry_with_defaults, section_with_defaults
 
 __all__ = [
-    "DATASET_DEFAULTS",
-    "KNOWN_EFFECT_DEFAULTS",
+    "REPRODUCE",
     "DATA_SUFFIXES",
     "ConfigError",
     "slug",
@@ -34,37 +34,14 @@ __all__ = [
 
 DATA_SUFFIXES = (".parquet", ".pq", ".csv", ".csv.gz")
 
-DATASET_DEFAULTS = {
-    "kind": "directory",
-    "seed": 20121105,
-    "binaries": paper.BINARIES,
-    "executions": paper.EXECUTIONS,
-    "measurements": None,
-    "benchmarks": None,
-    "costs": "data",
-    "path": None,
-    "known_effects": None,
-    "false_alarm": None,
-    "coverage": None,
-}
+#: The ``mode`` of the reproduction (``make reproduce``), whose dataset entries have
+#: the schema's defaults of that mode.
+REPRODUCE = "reproduce"
 
 #: Keys of the top-level ``coverage`` section a dataset may set for itself (its own
 #: ``coverage:``), and those of ``coverage.validation``.
 COVERAGE_OVERRIDES = ("experiments", "boot_experiments", "resamples")
 COVERAGE_VALIDATION_OVERRIDES = ("experiments", "resamples")
-
-#: Settings of a dataset's known-effect experiment (``known_effects:``) not given.
-KNOWN_EFFECT_DEFAULTS = {
-    "seed": 20121107,
-    "comparisons": 1000,
-    "resamples": 1000,
-    "block": 50,
-    "threads": 1,
-    "binaries": [3, 5, 10, 20],
-    "thresholds_pct": [0, 1, 2],
-    "reference_resamples": 2000,
-    "variants": {},
-}
 
 
 #: What a dataset name may be: it becomes a directory (``results/<dataset>/``) and a
@@ -112,12 +89,13 @@ def slug(name: str) -> str:
 
 
 def dataset_settings(config: Mapping, name: str) -> dict:
-    """Settings of dataset ``name`` with defaults filled in.
+    """Settings of dataset ``name`` with the defaults of the reproduction's entries
+    filled in (the schema's, :func:`esize_study.datasets.schema.entry_with_defaults`;
+    its ``known_effects`` too).
 
     A directory dataset may name a costs file, ``costs: {file: costs.json}`` (a path
     relative to the dataset's directory); its settings then hold ``costs: "data"``
-    (what the generic rules understand) and ``costs_file``, the file's path. Its
-    ``known_effects`` come back with :data:`KNOWN_EFFECT_DEFAULTS` filled in.
+    (what the generic rules understand) and ``costs_file``, the file's path.
 
     Raises
     ------
@@ -125,14 +103,9 @@ def dataset_settings(config: Mapping, name: str) -> dict:
         A directory dataset without a ``path``, or a stand-in with a costs file or
         known effects (they need measured files).
     """
-    given = config["datasets"][name]
-    out = dict(DATASET_DEFAULTS)
-    out.update(given)
+    out = entry_with_defaults(config, name, REPRODUCE)
     out["costs_file"] = None
     if out["kind"] == "standin":
-        out.setdefault("costs", "paper")
-        if "costs" not in given:
-            out["costs"] = "paper"
         if (out.get("known_effects") or {}).get("variants"):
             raise ConfigError(("datasets", name, "known_effects"),
                               "a stand-in dataset has no known effects")
@@ -145,10 +118,6 @@ def dataset_settings(config: Mapping, name: str) -> dict:
     if isinstance(out["costs"], Mapping):
         out["costs_file"] = str(Path(out["path"]) / str(out["costs"]["file"]))
         out["costs"] = "data"
-    if out.get("known_effects"):
-        ke = dict(KNOWN_EFFECT_DEFAULTS)
-        ke.update(out["known_effects"])
-        out["known_effects"] = ke
     return out
 
 
@@ -287,7 +256,7 @@ def false_alarm_settings(config: Mapping, name: str) -> dict:
     the dataset's own ``false_alarm: {binaries, executions}`` sizes, if it gives them
     (a measured pool of 30 binaries x 10 executions is subsampled only up to its size).
     """
-    out = copy.deepcopy(dict(config["false_alarm"]))
+    out = section_with_defaults(config, "false_alarm")
     own = config["datasets"][name].get("false_alarm") or {}
     for key in ("binaries", "executions"):
         if own.get(key):
@@ -301,7 +270,7 @@ def coverage_settings(config: Mapping, name: str) -> dict:
     {experiments, resamples}}`` where it gives them (a measured dataset whose coverage
     is judged on its own data can run the model's simulation with fewer experiments).
     """
-    out = copy.deepcopy(dict(config["coverage"]))
+    out = section_with_defaults(config, "coverage")
     own = config["datasets"][name].get("coverage") or {}
     for key in COVERAGE_OVERRIDES:
         if own.get(key):

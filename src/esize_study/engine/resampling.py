@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from esize._bootstrap import _sum_table
+from esize import tuple_sums
 
 from ..datasets.process import tune_allocator
 from ._kernels import gather_sums, integers_u16
@@ -102,10 +102,10 @@ def resampled_sums(values: Sequence[np.ndarray], resamples: int,
     else:
         codes = rng.integers(0, m, size=(c, R, ncodes), dtype=np.uint32)
     packs = [v[i] + 1j * v[i + 1] if i + 1 < len(v) else v[i] for i in range(0, len(v), 2)]
-    # the library's tables of tuple sums (flat); one row of u**g entries per comparison
-    tables = [_sum_table(p, g).reshape(c, -1) for p in packs]
+    # the library's tables of tuple sums; one row of u**g entries per comparison
+    tables = [tuple_sums(p, g) for p in packs]
     mr = u**rem
-    rtables = [_sum_table(p, rem).reshape(c, -1) if rem else None for p in packs]
+    rtables = [tuple_sums(p, rem) if rem else None for p in packs]
     res = []
     for t, rt in zip(tables, rtables):
         s = gather_sums(t, codes, full, rt, mr)

@@ -9,10 +9,11 @@ blocks are spread over jobs, shards or processes.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 
 import numpy as np
+
+from esize import benchmark_key
 
 __all__ = ["bench_id", "generator"]
 
@@ -30,8 +31,15 @@ def bench_id(name: str) -> int:
     int
         The first four bytes of the name's SHA-256, little endian: the same for a
         benchmark whatever other benchmarks a dataset has and in whichever order.
+
+    Notes
+    -----
+    The library's key of a benchmark (:func:`esize.benchmark_key`):
+    ``SeedSequence(seed, spawn_key=(bench_id(name), ...))`` of :func:`generator` is a
+    child of the library's ``esize.benchmark_seed(seed, name)``
+    (``tests/study/test_engine.py`` checks it).
     """
-    return int.from_bytes(hashlib.sha256(name.encode()).digest()[:4], "little")
+    return benchmark_key(name)
 
 
 def generator(seed: int, bench: int, cell_key: Sequence[int], block: int,
