@@ -238,3 +238,18 @@ def test_no_other_place_fills_defaults():
     common = (ROOT / "workflow" / "rules" / "common.smk").read_text()
     assert "dconf.validate_config(" in common
     assert dschema.SCHEMA == SCHEMA_FILE.resolve()
+
+
+def test_a_copy_of_the_workflow_reads_its_own_schema(tmp_path):
+    # make test-cluster runs copies of the workflow with a snapshot of the sources
+    # beside neither: each reads the schema below its working directory
+    import shutil
+    import subprocess
+    import sys
+
+    (tmp_path / "workflow" / "schemas").mkdir(parents=True)
+    shutil.copy(SCHEMA_FILE, tmp_path / "workflow" / "schemas")
+    out = subprocess.run([sys.executable, "-c", "from esize_study.datasets import schema; "
+                          "print(schema.SCHEMA)"], cwd=tmp_path, capture_output=True,
+                         text=True, check=True).stdout.strip()
+    assert out == str((tmp_path / "workflow" / "schemas" / "config.schema.yaml").resolve())

@@ -22,9 +22,22 @@ from pathlib import Path
 __all__ = ["SCHEMA", "load_schema", "with_defaults", "entry_with_defaults",
            "section_with_defaults"]
 
-#: The schema of the workflow configuration, in the workflow beside the study's sources
-#: (``src/esize_study/datasets/`` -> ``workflow/schemas/``).
-SCHEMA = Path(__file__).resolve().parents[3] / "workflow" / "schemas" / "config.schema.yaml"
+#: Where the schema lies in a checkout of the workflow.
+SCHEMA_IN_WORKFLOW = Path("workflow") / "schemas" / "config.schema.yaml"
+
+
+def _find_schema() -> Path:
+    """The schema of the workflow being run: below the working directory (where
+    Snakemake and ``make`` run, also in a copy of the workflow whose sources are
+    elsewhere), else in the checkout beside the study's sources."""
+    here = Path.cwd() / SCHEMA_IN_WORKFLOW
+    if here.is_file():
+        return here.resolve()
+    return Path(__file__).resolve().parents[3] / SCHEMA_IN_WORKFLOW
+
+
+#: The schema of the workflow configuration (:func:`_find_schema`, on import).
+SCHEMA = _find_schema()
 
 
 def load_schema(schema: str | Path | Mapping | None = None) -> Mapping:
