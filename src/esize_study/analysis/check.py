@@ -42,9 +42,9 @@ def entry_problem(config: Mapping, name: str) -> tuple[tuple, str] | None:
         return (*where, "kind"), ("a stand-in has no files to analyse: 'make analyse' reads "
                                   "a directory (kind: directory) or a list of files (kind: files)")
     try:
-        s = entry_settings(config, name)
-        files = dataset_files(s, name)
-        scan(s, files).check(s)  # reads the JSON files' benchmark names
+        settings = entry_settings(config, name)
+        files = dataset_files(settings, name)
+        scan(settings, files).check(settings)  # reads the JSON files' benchmark names
     except EntryProblem as exc:
         return exc.keys, exc.message
     return None

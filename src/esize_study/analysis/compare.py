@@ -91,12 +91,13 @@ def covers(interval, ratio: float) -> bool | None:
     return bool(interval.lower <= ratio <= interval.upper)
 
 
-def compare(s: Mapping, data: Dataset) -> dict:
+def compare(settings: Mapping, data: Dataset) -> dict:
     """``comparisons.json`` of a dataset: the settings and one entry per comparison
     with the JSON of ``esize compare --json`` (ratio, intervals, verdict, caveats,
     designs), the text it prints, and the known ratio with what covers it."""
-    resolved = resolve(data.index, s["comparisons"])
-    alpha, threshold, resamples, seed = s["alpha"], s["threshold"], s["resamples"], s["seed"]
+    resolved = resolve(data.index, settings["comparisons"])
+    alpha, threshold = settings["alpha"], settings["threshold"]
+    resamples, seed = settings["resamples"], settings["seed"]
     out = {"alpha": alpha, "threshold": threshold, "resamples": resamples, "seed": seed,
            "comparisons": []}
     if not resolved:

@@ -235,12 +235,12 @@ def _budget_measurements(b: Mapping, seconds: float | None) -> float | None:
     return None if seconds is None else float(b["seconds"]) / seconds
 
 
-def plan_row(r: Read, s: Mapping) -> dict:
+def plan_row(r: Read, settings: Mapping) -> dict:
     """The plan of one benchmark for the entry's costs, and its dimensioning for each
     budget (a budget that buys fewer than 2 top-level units says so)."""
     design = r.bench.design
-    seconds, how = measurement_seconds(r, s["cost_map"])
-    costs, cost_rows, problem = level_costs(r, s["cost_map"], seconds)
+    seconds, how = measurement_seconds(r, settings["cost_map"])
+    costs, cost_rows, problem = level_costs(r, settings["cost_map"], seconds)
     out = {"measurement_seconds": seconds, "measurement_source": how, "costs": cost_rows,
            "assumed": any(c["source"].startswith("assumed") for c in cost_rows),
            "plan": None, "problem": problem, "budgets": []}
@@ -253,7 +253,7 @@ def plan_row(r: Read, s: Mapping) -> dict:
         return out
     out["plan"] = {"levels": list(plan.levels), "dropped": list(plan.dropped),
                    "counts": {k: int(v) for k, v in plan.counts.items()}}
-    for b in s["budget_list"]:
+    for b in settings["budget_list"]:
         row = {"budget": b["text"]}
         m = _budget_measurements(b, seconds)
         if m is None:
@@ -261,7 +261,7 @@ def plan_row(r: Read, s: Mapping) -> dict:
         else:
             row["measurements"] = m
             try:
-                dim = dimension_for_plan(plan, m, mean=design.mean, alpha=s["alpha"])
+                dim = dimension_for_plan(plan, m, mean=design.mean, alpha=settings["alpha"])
             except EsizeError as exc:
                 row["problem"] = str(exc)
             else:
@@ -297,7 +297,7 @@ def _series(r: Read) -> dict | None:
             "unit": b.unit.unit}
 
 
-def estimate(s: Mapping, data: Dataset) -> dict:
+def estimate(settings: Mapping, data: Dataset) -> dict:
     """``estimates.json`` of a dataset: its files, and for every benchmark its format,
     unit, design, caveats, variance row, warm-up row and plan; the series of the
     benchmark that lost the largest share to the warm-up, for its figure."""
@@ -312,7 +312,7 @@ def estimate(s: Mapping, data: Dataset) -> dict:
         except EsizeError as exc:
             row["problem"] = str(exc)
         row["warmup"] = warmup_row(r)
-        row["plan"] = plan_row(r, s) if "variance" in row else None
+        row["plan"] = plan_row(r, settings) if "variance" in row else None
         rows.append(row)
         total = row["warmup"]["groups"] * row["warmup"]["raw_per_group"]
         share = row["warmup"]["dropped"] / total if total else 0.0
@@ -322,13 +322,13 @@ def estimate(s: Mapping, data: Dataset) -> dict:
               "benchmarks": [n for n, (g, _) in data.index.names.items() if g is f]}
              for f in data.index.files]
     return {
-        "dataset": s["name"],
+        "dataset": settings["name"],
         "files": files,
         "notes": list(data.notes),
-        "settings": {k: s[k] for k in ("kind", "path", "files", "levels", "value", "order",
+        "settings": {k: settings[k] for k in ("kind", "path", "files", "levels", "value", "order",
                                        "warmup", "unit", "alpha", "threshold")},
-        "costs_given": {k: v["text"] for k, v in s["cost_map"].items()},
-        "budgets": [b["text"] for b in s["budget_list"]],
+        "costs_given": {k: v["text"] for k, v in settings["cost_map"].items()},
+        "budgets": [b["text"] for b in settings["budget_list"]],
         "benchmarks": rows,
         "series": None if worst is None else _series(worst),
     }

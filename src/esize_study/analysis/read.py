@@ -162,12 +162,12 @@ class Index:
             raise KeyError(f"{old!r} and {new!r} have no benchmark in common")
         return out
 
-    def check(self, s: Mapping) -> None:
+    def check(self, settings: Mapping) -> None:
         """Raise :class:`EntryProblem` for what the entry names and the files lack:
         comparisons, the ``benchmarks`` subset, the levels of the costs, the columns
         of the tables."""
-        where = ("datasets", s["name"])
-        for i, c in enumerate(s["comparisons"]):
+        where = ("datasets", settings["name"])
+        for i, c in enumerate(settings["comparisons"]):
             for side in ("old", "new"):
                 try:
                     self.resolve(c[side])
@@ -177,14 +177,14 @@ class Index:
                 self.pairs(c["old"], c["new"])
             except KeyError as exc:
                 raise EntryProblem((*where, "comparisons", i), exc.args[0]) from None
-        for i, b in enumerate(s.get("benchmarks") or []):
+        for i, b in enumerate(settings.get("benchmarks") or []):
             try:
                 self.resolve(str(b))
             except KeyError as exc:
                 raise EntryProblem((*where, "benchmarks", i), exc.args[0]) from None
-        known = self.levels() | (set(s["levels"]) | set(LOWEST_ALIASES)
+        known = self.levels() | (set(settings["levels"]) | set(LOWEST_ALIASES)
                                  if any(f.fmt == "tidy" for f in self.files) else set())
-        for level in s["cost_map"]:
+        for level in settings["cost_map"]:
             if level not in known:
                 raise EntryProblem((*where, "costs", level),
                                    f"no file of the dataset has a level {level!r} (levels: "
@@ -196,17 +196,18 @@ class Index:
                 columns = table_columns(f.path)
             except Exception as exc:  # noqa: BLE001 - the reader will say more; name the file
                 raise EntryProblem((*where, "path"), f"{f.path}: cannot read its header: {exc}") from None
-            wanted = [*s["levels"], s["value"]] + ([s["order"]] if s.get("order") else [])
+            order = [settings["order"]] if settings.get("order") else []
+            wanted = [*settings["levels"], settings["value"], *order]
             missing = [c for c in wanted if c not in columns]
             if missing:
-                key = ("order" if s.get("order") in missing else
-                       "value" if s["value"] in missing else "levels")
+                key = ("order" if settings.get("order") in missing else
+                       "value" if settings["value"] in missing else "levels")
                 raise EntryProblem((*where, key),
                                    f"{f.path} has no column {missing[0]!r} (columns: "
                                    f"{', '.join(columns)})")
 
 
-def scan(s: Mapping, files: Iterable[str]) -> Index:
+def scan(settings: Mapping, files: Iterable[str]) -> Index:
     """Detect every file's format and list its benchmarks' names (nothing is read
     beyond a harness file's parse).
 
@@ -216,7 +217,7 @@ def scan(s: Mapping, files: Iterable[str]) -> Index:
         Two tables with one name, or a harness file that cannot be parsed.
     """
     index = Index()
-    where = ("datasets", s["name"], "files" if s.get("kind") == "files" else "path")
+    where = ("datasets", settings["name"], "files" if settings.get("kind") == "files" else "path")
     for path in files:
         try:
             fmt = detect_format(path)
@@ -300,13 +301,13 @@ def _fixed_warmup(bench: Benchmark, spec: Mapping, source: str, name) -> Benchma
     return dataclasses.replace(bench, design=design, warmup=info, series=series)
 
 
-def _read_table(path: str, s: Mapping) -> tuple[Benchmark, int]:
+def _read_table(path: str, settings: Mapping) -> tuple[Benchmark, int]:
     """One tidy table, its rows in the order of the ``order`` column."""
     from esize.readers import tidy
 
     p = Path(path)
     table, row_name = tidy._load(p)
-    order = s.get("order") or ("iteration" if "iteration" in table else None)
+    order = settings.get("order") or ("iteration" if "iteration" in table else None)
     if order is not None:
         if order not in table:
             raise InputError(path, f"no column {order!r} to order the measurements by")
@@ -318,12 +319,12 @@ def _read_table(path: str, s: Mapping) -> tuple[Benchmark, int]:
         perm = np.argsort(key, kind="stable")
         table = {c: np.asarray(v)[perm] for c, v in table.items()}
         row_name = (lambda name_of: (lambda k: name_of(int(perm[k]))))(row_name)
-    parsed = tidy.parse(table, path, levels=list(s["levels"]), value=s["value"],
+    parsed = tidy.parse(table, path, levels=list(settings["levels"]), value=settings["value"],
                         row_name=row_name)
     design, _ = parsed[None]
-    unit = unit_info(s["unit"])
+    unit = unit_info(settings["unit"])
     raw = design.shape[-1]
-    spec = s["warmup_spec"]
+    spec = settings["warmup_spec"]
     if spec["mode"] == "auto":
         design, info, caveats, series = drop_warmup(design, path, None, "auto",
                                                     unit.lower_is_better)
@@ -335,8 +336,8 @@ def _read_table(path: str, s: Mapping) -> tuple[Benchmark, int]:
                                unobserved=dropped), raw
 
 
-def _read_harness(f: FileInfo, inner: list[str], s: Mapping) -> dict:
-    spec = s["warmup_spec"]
+def _read_harness(f: FileInfo, inner: list[str], settings: Mapping) -> dict:
+    spec = settings["warmup_spec"]
     auto = spec["mode"] == "auto"
     benches = read_benchmarks(f.path, f.fmt, warmup="auto" if auto else 0, only=inner)
     out = {}
@@ -348,7 +349,8 @@ def _read_harness(f: FileInfo, inner: list[str], s: Mapping) -> dict:
     return out
 
 
-def read_dataset(s: Mapping, files: Iterable[str], only: Iterable[str] | None = None) -> Dataset:
+def read_dataset(settings: Mapping, files: Iterable[str],
+                 only: Iterable[str] | None = None) -> Dataset:
     """Read the benchmarks of a dataset entry (``only`` these names, when given).
 
     The entry's ``benchmarks`` subset applies first. Notes of the readers (what
@@ -362,11 +364,11 @@ def read_dataset(s: Mapping, files: Iterable[str], only: Iterable[str] | None = 
     esize.InputError
         A file that cannot be read as configured, naming it and the benchmark.
     """
-    index = scan(s, files)
+    index = scan(settings, files)
     wanted = list(index.names)
-    if s.get("benchmarks"):
+    if settings.get("benchmarks"):
         keep = set()
-        for b in s["benchmarks"]:
+        for b in settings["benchmarks"]:
             keep.update(index.resolve(str(b))[1])
         wanted = [n for n in wanted if n in keep]
     if only is not None:
@@ -383,10 +385,10 @@ def read_dataset(s: Mapping, files: Iterable[str], only: Iterable[str] | None = 
         for f, members in by_file.values():
             if f.fmt == "tidy":
                 name, _ = members[0]
-                bench, raw = _read_table(f.path, s)
+                bench, raw = _read_table(f.path, settings)
                 reads[name] = Read(name, f.path, f.fmt, None, bench, raw)
                 continue
-            got = _read_harness(f, [inner for _, inner in members], s)
+            got = _read_harness(f, [inner for _, inner in members], settings)
             for name, inner in members:
                 if inner in got:
                     bench, raw = got[inner]

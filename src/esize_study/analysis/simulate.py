@@ -51,10 +51,10 @@ def _three_levels(design) -> str | None:
     return None
 
 
-def false_alarms(reads: Mapping, s: Mapping) -> dict:
+def false_alarms(reads: Mapping, settings: Mapping) -> dict:
     """False-alarm rates of every benchmark that has enough binaries (see the module
     notes); the others are listed with the reason."""
-    cfg, alpha, threshold = s["false_alarm"], s["alpha"], s["threshold"]
+    cfg, alpha, threshold = settings["false_alarm"], settings["alpha"], settings["threshold"]
     out = {"settings": {**cfg, "alpha": alpha, "threshold": threshold}, "rows": [],
            "left_out": []}
     for name, r in reads.items():
@@ -72,7 +72,7 @@ def false_alarms(reads: Mapping, s: Mapping) -> dict:
         st = fa.bench_stats(design)
         cells = [fa.CellSpec("binaries", k, cfg["comparisons"], cfg["resamples"], ("RRR",), alpha)
                  for k in sizes]
-        records = fa.simulate_cells(st, cells, seed=s["seed"], bench_id=bench_id(name))
+        records = fa.simulate_cells(st, cells, seed=settings["seed"], bench_id=bench_id(name))
         groups: dict = {}
         for rec in records:
             key = (rec["size"], rec["method"])
@@ -92,10 +92,10 @@ def false_alarms(reads: Mapping, s: Mapping) -> dict:
     return out
 
 
-def known_ratios(pairs: list, resolved: list, s: Mapping) -> dict:
+def known_ratios(pairs: list, resolved: list, settings: Mapping) -> dict:
     """Coverage and power, by subsampling, of every comparison with a known ratio whose
     systems have three levels and at least 4 binaries each (see the module notes)."""
-    cfg, alpha, threshold = s["known_ratio"], s["alpha"], s["threshold"]
+    cfg, alpha, threshold = settings["known_ratio"], settings["alpha"], settings["threshold"]
     out = {"settings": {**cfg, "alpha": alpha, "threshold": threshold}, "rows": [],
            "left_out": []}
     for p, pair in zip(resolved, pairs):
@@ -113,7 +113,7 @@ def known_ratios(pairs: list, resolved: list, s: Mapping) -> dict:
         label, ratio = p["label"], float(p["ratio"])
         cells = [ke.KnownEffectCell(k, cfg["comparisons"], cfg["resamples"], alpha) for k in sizes]
         records = ke.simulate(fa.bench_stats(pair.old), fa.bench_stats(pair.new), cells,
-                              seed=s["seed"], variant_id=bench_id(label))
+                              seed=settings["seed"], variant_id=bench_id(label))
         frame = ke_records.records_to_frame(records, label)
         info = {label: {"base": p["old"], "ratio": ratio, "full_ratio": float(pair.ratio)}}
         verdicts = {(v["size"], v["method"]): v

@@ -235,8 +235,8 @@ def _check_analysis_keys(config: Mapping, name: str) -> None:
 
 def _check_paper_costs(config: Mapping, name: str, benchmarks: Mapping[str, str]) -> None:
     """A directory dataset with ``costs: paper`` has only benchmarks of the paper."""
-    s = dataset_settings(config, name)
-    if s["kind"] != "directory" or s["costs"] != "paper":
+    settings = dataset_settings(config, name)
+    if settings["kind"] != "directory" or settings["costs"] != "paper":
         return
     others = [b for b in benchmarks.values() if b not in paper.VARIATION_S]
     if others:

@@ -86,10 +86,10 @@ def dataset_costs(config: Mapping, name: str,
         Naming the costs file (and the line), the key and the problem, when the file
         cannot be read or parsed or lacks a field (:func:`costs_problem`).
     """
-    s = dataset_settings(config, name)
-    if not s["costs_file"]:
+    settings = dataset_settings(config, name)
+    if not settings["costs_file"]:
         return None
-    path = s["costs_file"]
+    path = settings["costs_file"]
     data = read_costs_file(path)
     if benchmarks is None:
         benchmarks = dataset_benchmarks(config, name).values()

@@ -148,9 +148,9 @@ def dataset_benchmarks(config: Mapping, name: str) -> dict[str, str]:
         exist or holds no data files, none of the wanted benchmarks is there, its
         costs file is missing, or a known effect names a file that is not there.
     """
-    s = dataset_settings(config, name)
-    if s["kind"] == "standin":
-        names = s["benchmarks"] or list(paper.BENCHMARKS)
+    settings = dataset_settings(config, name)
+    if settings["kind"] == "standin":
+        names = settings["benchmarks"] or list(paper.BENCHMARKS)
         unknown = [b for b in names if b not in paper.BENCHMARKS]
         if unknown:
             raise ConfigError(
@@ -159,21 +159,22 @@ def dataset_benchmarks(config: Mapping, name: str) -> dict[str, str]:
                 f"(known: {', '.join(paper.BENCHMARKS)})",
             )
         return {slug(b): b for b in names}
-    files = _dataset_files(s, name)
-    variants = _known_effects(s, name, files)
+    files = _dataset_files(settings, name)
+    variants = _known_effects(settings, name, files)
     files = {k: v for k, v in files.items() if k not in variants}
-    wanted = s["benchmarks"]
+    wanted = settings["benchmarks"]
     if wanted:
         files = {k: v for k, v in files.items() if k in {slug(b) for b in wanted}}
     if not files:
         raise ConfigError(("datasets", name, "benchmarks") if wanted else ("datasets", name, "path"),
                           f"none of the {'listed ' if wanted else ''}benchmarks has a file in "
-                          f"{s['path']!r}" + ("" if wanted else " besides the known-effect variants"))
-    if s["costs_file"]:
-        what = _not_a_file(Path(s["costs_file"]))
+                          f"{settings['path']!r}"
+                          + ("" if wanted else " besides the known-effect variants"))
+    if settings["costs_file"]:
+        what = _not_a_file(Path(settings["costs_file"]))
         if what:
             raise ConfigError(("datasets", name, "costs", "file"),
-                              f"costs file {s['costs_file']!r} {what} (a relative name "
+                              f"costs file {settings['costs_file']!r} {what} (a relative name "
                               "starts from the dataset's directory)")
     return {k: v.name.split(".")[0] for k, v in files.items()}
 
@@ -189,22 +190,22 @@ def _not_a_file(path: Path) -> str | None:
     return None
 
 
-def _dataset_files(s: Mapping, name: str) -> dict[str, Path]:
+def _dataset_files(settings: Mapping, name: str) -> dict[str, Path]:
     """Data files of a directory dataset by slug (checked to exist)."""
-    directory = Path(s["path"])
+    directory = Path(settings["path"])
     where = ("datasets", name, "path")
     if not directory.is_dir():
         what = ("does not exist" if not directory.exists() else
                 "is a file, not a directory" if directory.is_file() else "is not a directory")
-        raise ConfigError(where, f"directory {s['path']!r} {what} (a relative path starts "
+        raise ConfigError(where, f"directory {settings['path']!r} {what} (a relative path starts "
                                  "from the directory Snakemake runs in)")
     try:
         files = _files_in(directory)
     except OSError as exc:
-        raise ConfigError(where, f"directory {s['path']!r} cannot be read: "
+        raise ConfigError(where, f"directory {settings['path']!r} cannot be read: "
                                  f"{exc.strerror or exc}") from None
     if not files:
-        raise ConfigError(where, f"no .parquet or .csv files in {s['path']!r}")
+        raise ConfigError(where, f"no .parquet or .csv files in {settings['path']!r}")
     for f in files.values():
         what = _not_a_file(f)
         if what:
@@ -212,9 +213,9 @@ def _dataset_files(s: Mapping, name: str) -> dict[str, Path]:
     return files
 
 
-def _known_effects(s: Mapping, name: str, files: Mapping[str, Path]) -> dict[str, dict]:
+def _known_effects(settings: Mapping, name: str, files: Mapping[str, Path]) -> dict[str, dict]:
     """The checked known effects of a directory dataset, by variant slug."""
-    ke = s.get("known_effects") or {}
+    ke = settings.get("known_effects") or {}
     out: dict[str, dict] = {}
     variants = ke.get("variants") or {}
     for variant, spec in variants.items():
@@ -222,7 +223,7 @@ def _known_effects(s: Mapping, name: str, files: Mapping[str, Path]) -> dict[str
         v, b = slug(str(variant)), slug(str(spec["base"]))
         for what, key in (("variant", v), ("base", b)):
             if key not in files:
-                raise ConfigError(where, f"no file for the {what} {key!r} in {s['path']!r}")
+                raise ConfigError(where, f"no file for the {what} {key!r} in {settings['path']!r}")
         if b in {slug(str(x)) for x in variants}:
             raise ConfigError(where, f"the base {b!r} is itself a variant")
         if b == v:
@@ -245,10 +246,10 @@ def known_effects(config: Mapping, name: str) -> dict[str, dict]:
     slug), ``ratio`` (the injected ratio new/old) and the paths ``variant_file`` and
     ``base_file``.
     """
-    s = dataset_settings(config, name)
-    if s["kind"] == "standin" or not s.get("known_effects"):
+    settings = dataset_settings(config, name)
+    if settings["kind"] == "standin" or not settings.get("known_effects"):
         return {}
-    return _known_effects(s, name, _dataset_files(s, name))
+    return _known_effects(settings, name, _dataset_files(settings, name))
 
 
 def false_alarm_settings(config: Mapping, name: str) -> dict:
@@ -283,8 +284,8 @@ def coverage_settings(config: Mapping, name: str) -> dict:
 
 def benchmark_file(config: Mapping, name: str, bench_slug: str) -> str:
     """Path of the raw tidy file of one benchmark of a directory dataset."""
-    s = dataset_settings(config, name)
-    return str(_files_in(Path(s["path"]))[bench_slug])
+    settings = dataset_settings(config, name)
+    return str(_files_in(Path(settings["path"]))[bench_slug])
 
 
 # -- where a value sits: the messages of every configuration check ----------------------

@@ -230,9 +230,10 @@ _EVIDENCE_TEXT = {
 }
 
 
-def _kind_count(s: dict) -> str:
-    return (f"{s[AGREE]} of {s['total'] - s[UNDECIDED]} compared agree ({s[PARTLY]} partly, "
-            f"{s[DISAGREE]} disagree; {s[UNDECIDED]} more undecided)")
+def _kind_count(counts: dict) -> str:
+    return (f"{counts[AGREE]} of {counts['total'] - counts[UNDECIDED]} compared agree "
+            f"({counts[PARTLY]} partly, {counts[DISAGREE]} disagree; {counts[UNDECIDED]} more "
+            "undecided)")
 
 
 def headline(claims: Sequence[Claim]) -> str:
@@ -269,9 +270,10 @@ def headline(claims: Sequence[Claim]) -> str:
 
 
 def _count(claims: Sequence[Claim]) -> str:
-    s = summary(claims)[REPRODUCTION]
-    return (f"{s[AGREE]} of {s['total'] - s[UNDECIDED]} compared agree ({s[PARTLY]} partly, "
-            f"{s[DISAGREE]} disagree, {s[UNDECIDED]} undecided)")
+    counts = summary(claims)[REPRODUCTION]
+    return (f"{counts[AGREE]} of {counts['total'] - counts[UNDECIDED]} compared agree "
+            f"({counts[PARTLY]} partly, {counts[DISAGREE]} disagree, {counts[UNDECIDED]} "
+            "undecided)")
 
 
 def measured_headline(checks: Sequence[dict], on_data: Sequence[Claim],
