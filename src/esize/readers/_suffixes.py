@@ -5,6 +5,8 @@ the figures' labels and the study take theirs from here), apart from
 
 from __future__ import annotations
 
+from pathlib import PurePath
+
 __all__ = ["PARQUET_SUFFIXES", "SUFFIXES", "TABLE_SUFFIXES", "COMPRESSED", "JSON_SUFFIXES",
            "DATA_SUFFIXES", "is_table_name", "is_json_name", "strip_data_suffixes"]
 
@@ -54,8 +56,6 @@ def strip_data_suffixes(name: str) -> str:
     >>> strip_data_suffixes("runs.json.gz"), strip_data_suffixes("fft.v2.parquet")
     ('runs', 'fft.v2')
     """
-    from pathlib import PurePath
-
     while PurePath(name).suffix.lower() in DATA_SUFFIXES and PurePath(name).stem:
         name = PurePath(name).stem
     return name
