@@ -32,7 +32,14 @@ from ._bootstrap import (
     resample_means,
     tuple_sums,
 )
-from ._decision import MIN_BOOTSTRAP_UNITS, Verdict, describe, verdict, verdict_obstacle
+from ._decision import (
+    MIN_BOOTSTRAP_UNITS,
+    Verdict,
+    benjamini_hochberg,
+    describe,
+    verdict,
+    verdict_obstacle,
+)
 from ._design import Design, from_tidy
 from ._errors import DesignError, EsizeError, EsizeWarning, InputError
 from ._estimators import (
@@ -51,6 +58,7 @@ from ._intervals import (
     delta_ci,
     fieller,
     fieller_ci,
+    fieller_p_value,
     geometric_mean_limits,
     geometric_mean_ratio_parametric,
     mean_ci,
@@ -119,6 +127,7 @@ __all__ = [
     "mean_ci",
     "fieller",
     "fieller_ci",
+    "fieller_p_value",
     "delta_ci",
     "geometric_mean_limits",
     "geometric_mean_ratio_parametric",
@@ -153,6 +162,7 @@ __all__ = [
     "verdict",
     "verdict_obstacle",
     "MIN_BOOTSTRAP_UNITS",
+    "benjamini_hochberg",
     "describe",
     # errors and notes
     "EsizeError",

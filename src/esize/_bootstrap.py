@@ -209,6 +209,7 @@ def bootstrap_ratio_ci(
     batch: int | None = None,
     progress: Progress | None = None,
     workers: int | None = None,
+    expand: bool = False,
 ) -> BootstrapResult:
     """Percentile bootstrap confidence interval for the ratio of means new/old.
 
@@ -229,6 +230,10 @@ def bootstrap_ratio_ci(
     workers : int, optional
         Threads (default: the number of CPUs, at most 2 here); does not change
         the result.
+    expand : bool, default False
+        Hesterberg's expanded percentile interval for the smaller system's top-level
+        units (:func:`esize._percentile.expanded_alpha`) instead of the plain one,
+        which is too narrow with few units (``esize compare`` uses it).
 
     Returns
     -------
@@ -262,5 +267,7 @@ def bootstrap_ratio_ci(
     n = _n_resamples(n_resamples, alpha, arrays=4)  # both systems, ratios, sorted copy
     estimate = check_ratio_range(zo.mean(), zn.mean(), en - eo)
     m_old, m_new = _run_systems(_pair_tasks(zo, zn, schemes, rng), n, batch, progress, workers)
-    return _result(estimate, _ratios(m_old, m_new, en - eo), alpha, scheme_label(schemes), n)
+    units = min(zo.shape[0], zn.shape[0]) if expand else None
+    return _result(estimate, _ratios(m_old, m_new, en - eo), alpha, scheme_label(schemes), n,
+                   units)
 

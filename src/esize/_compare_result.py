@@ -129,6 +129,10 @@ class CompareRow:
     reason : str or None
         Why the interval draws no verdict although it is bounded
         (:func:`esize._decision.verdict_obstacle`), None when nothing stands in the way.
+    p_value : float or None
+        The p-value of "no change" that matches Fieller's interval
+        (:func:`esize.fieller_p_value`); None without Fieller's interval or when the
+        interval cannot support a verdict (``reason``).
 
     Examples
     --------
@@ -156,6 +160,7 @@ class CompareRow:
     description: str
     caveats: tuple = ()
     reason: str | None = None
+    p_value: float | None = None
 
     @property
     def chosen(self) -> Interval | None:
@@ -188,6 +193,8 @@ class CompareRow:
                 "bounded": f.bounded,
                 "quantile": "normal" if self.normal else "t",
             }
+            if self.p_value is not None:
+                out["fieller"]["p_value"] = self.p_value
         if self.bootstrap is not None:
             b = self.bootstrap
             out["bootstrap"] = {
@@ -197,6 +204,8 @@ class CompareRow:
                 "resamples": self.resamples,
                 "seed": self.seed,
             }
+            if "expanded_alpha" in b.extra:  # Hesterberg's expanded percentile interval
+                out["bootstrap"]["expanded_alpha"] = b.extra["expanded_alpha"]
         out["verdict"] = self.verdict
         out["verdict_method"] = self.verdict_method
         if self.reason is not None:
@@ -350,6 +359,14 @@ class CompareResult:
     baseline : str or None
         The command every other one is compared with, when one hyperfine file is
         compared within itself (``new`` is then None).
+    notes : tuple of str
+        What holds for the whole comparison, said once: that drift between the two
+        runs is not in the intervals (:func:`esize.compare.drift_note`), that many
+        benchmarks were tested at once (:func:`esize.compare.multiplicity`).
+    fdr : dict or None
+        For two or more benchmarks with Fieller's p-values: ``{"method":
+        "benjamini-hochberg", "q": alpha, "tested": n, "changed": [names]}``, the
+        benchmarks whose change holds at false discovery rate ``q``.
 
     Examples
     --------
@@ -378,6 +395,8 @@ class CompareResult:
     only_in_new: list = field(default_factory=list)
     suite: SuiteRow | None = None
     baseline: str | None = None
+    notes: tuple = ()
+    fdr: dict | None = None
 
     _SINGLE = ("ratio", "old", "new", "alpha", "threshold", "fieller", "bootstrap",
                "verdict", "verdict_method", "verdict_reason", "description", "caveats",
@@ -400,6 +419,9 @@ class CompareResult:
         out["only_in_new"] = list(self.only_in_new)
         if self.suite is not None:
             out["suite"] = self.suite.to_json()
+        out["notes"] = list(self.notes)
+        if self.fdr is not None:
+            out["fdr"] = dict(self.fdr)
         return out
 
     def render_text(self) -> str:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from ._decision import MIN_BOOTSTRAP_UNITS, number_text
 from ._design import Design
 from ._names import abbreviate, wrap_rows
+from ._outliers import far_out, outlier_caveat
 from .readers import names_text
 from .readers._common import plural
 from .readers.settings import CAVEAT_START
@@ -75,7 +76,8 @@ def row_lines(row) -> list[str]:
         b = row.bootstrap
         lines.append(
             f"bootstrap {p.scheme:<6}[{b.lower:.6g}, {b.upper:.6g}]  "
-            f"({row.resamples} resamples, seed {row.seed})"
+            f"({row.resamples} resamples, seed {row.seed}"
+            + (", expanded percentile)" if "expanded_alpha" in b.extra else ")")
         )
     lines.append(
         f"verdict         {row.verdict} at threshold {100 * row.threshold:g} % "
@@ -92,11 +94,29 @@ def row_lines(row) -> list[str]:
 def result_text(result) -> str:
     """The text printed without ``--json``: one block, or a table for a suite."""
     if result.baseline is not None:
-        return "\n".join(_baseline_blocks(result))
-    if result.suite is None:  # one benchmark (or a few of single measurements)
+        text = "\n".join(_baseline_blocks(result))
+    elif result.suite is None:  # one benchmark (or a few of single measurements)
         blocks = [row_lines(r) for r in result.rows]
-        return "\n\n".join("\n".join(b) for b in blocks)
-    return "\n".join(_suite_table(result))
+        text = "\n\n".join("\n".join(b) for b in blocks)
+    else:
+        text = "\n".join(_suite_table(result))
+    return "\n".join([text, *_note_lines(result)])
+
+
+def _note_lines(result) -> list[str]:
+    """What holds for the whole comparison, once, after everything else; the
+    benchmarks the false discovery rate list keeps, where the multiplicity note is."""
+    notes = list(getattr(result, "notes", ()))
+    if not notes:
+        return []
+    lines = [""] + [f"note        {n}" for n in notes]
+    fdr = getattr(result, "fdr", None)
+    if fdr is not None and result.threshold == 0 and fdr["changed"]:
+        shown = fdr["changed"][:10]
+        more = len(fdr["changed"]) - len(shown)
+        lines.append("changed at FDR " + f"{100 * fdr['q']:g} %: " + ", ".join(shown)
+                     + (f" and {more} more" if more else ""))
+    return lines
 
 def _suite_table(result) -> list[str]:
     rows, s = result.rows, result.suite
@@ -209,7 +229,8 @@ def _caveat_lines(result) -> list[str]:
 def benchmark_caveats(pair: Pair, fieller: Interval | None, boot: Interval | None, *,
                       alpha: float, reason: str | None = None,
                       assumed: tuple = ()) -> tuple[str, ...]:
-    """What to say about one benchmark's result: an unbounded Fieller interval, Fieller's
+    """What to say about one benchmark's result: far-out measurements in a system
+    (:func:`esize._outliers.far_out`), an unbounded Fieller interval, Fieller's
     conservative degrees of freedom, a bootstrap interval resting on fewer than
     :data:`MIN_BOOTSTRAP_UNITS` top-level units, why no verdict is drawn
     (``reason``), and the assumptions (``assumed``) a verdict was forced under.
@@ -229,6 +250,10 @@ def benchmark_caveats(pair: Pair, fieller: Interval | None, boot: Interval | Non
     """
     out = []
     conf = f"{100 * (1 - alpha):g} %"
+    for side, design in (("old", pair.old), ("new", pair.new)):
+        found = far_out(design.data)
+        if found is not None:
+            out.append(outlier_caveat(side, found))
     if fieller is not None and not fieller.bounded:
         text = (f"Fieller's interval is unbounded: the old mean is not distinguishable from "
                 f"zero at {conf} confidence, so the data cannot bound the ratio")

@@ -12,11 +12,13 @@ from __future__ import annotations
 import enum
 import math
 
+import numpy as np
+
 from ._errors import EsizeError
 from ._estimators import RELATIVE_TOLERANCE
 
 __all__ = ["Verdict", "verdict", "verdict_obstacle", "describe", "wording_note",
-           "number_text", "MIN_BOOTSTRAP_UNITS"]
+           "number_text", "MIN_BOOTSTRAP_UNITS", "benjamini_hochberg"]
 
 
 class Verdict(enum.StrEnum):
@@ -111,16 +113,71 @@ def verdict_obstacle(
     >>> verdict_obstacle(method="bootstrap", top_units=4)
     'the bootstrap interval rests on 4 top-level units, fewer than 10, and is then too narrow'
     >>> verdict_obstacle(unobserved_top="fork")
-    'a single fork in a system, so the interval leaves out the variation between forks ...'
+    'the forks of a system are not observed apart (a single fork, or forks pooled), so ...'
     """
     if unobserved_top is not None and not assume_no_fork_variance:
-        return (f"a single {unobserved_top} in a system, so the interval leaves out the "
-                f"variation between {_plural(unobserved_top)} and may be far too narrow")
+        many = _plural(unobserved_top)
+        return (f"the {many} of a system are not observed apart (a single {unobserved_top}, "
+                f"or {many} pooled), so the interval leaves out the variation between "
+                f"{many} and may be far too narrow")
     if (str(method).startswith("bootstrap") and top_units is not None
             and top_units < MIN_BOOTSTRAP_UNITS and not assume_bootstrap_covers):
         return (f"the bootstrap interval rests on {top_units} top-level units, fewer than "
                 f"{MIN_BOOTSTRAP_UNITS}, and is then too narrow")
     return None
+
+
+def benjamini_hochberg(p_values, q: float = 0.05) -> np.ndarray:
+    r"""Which hypotheses Benjamini and Hochberg's step-up rule rejects at false
+    discovery rate ``q``.
+
+    With the :math:`m` p-values sorted, :math:`p_{(1)} \le \dots \le p_{(m)}`, the
+    rule finds the largest :math:`k` with :math:`p_{(k)} \le k q / m` and rejects
+    the :math:`k` smallest. For independent (or positively dependent) tests the
+    expected share of true hypotheses among those rejected is at most
+    :math:`q m_0 / m \le q` (Benjamini & Hochberg 1995; Benjamini & Yekutieli
+    2001). When every hypothesis holds, the chance of rejecting any is at most
+    ``q``, where each test at level ``q`` would reject some :math:`q m` of them.
+
+    Parameters
+    ----------
+    p_values : array_like
+        One p-value per hypothesis, in [0, 1]; NaN (no test) is never rejected and
+        does not count in :math:`m`.
+    q : float, default 0.05
+        The false discovery rate, in (0, 1).
+
+    Returns
+    -------
+    ndarray of bool
+        True where the hypothesis is rejected, in the order of ``p_values``.
+
+    Examples
+    --------
+    >>> from esize import benjamini_hochberg
+    >>> benjamini_hochberg([0.001, 0.04, 0.03, 0.5], q=0.05).tolist()
+    [True, False, False, False]
+    >>> benjamini_hochberg([0.01, 0.02, 0.03, 0.04], q=0.05).tolist()
+    [True, True, True, True]
+    """
+    from ._mean_ci import _check_alpha
+
+    q = _check_alpha(q)
+    p = np.asarray(p_values, dtype=np.float64).ravel()
+    tested = ~np.isnan(p)
+    if np.any((p[tested] < 0) | (p[tested] > 1)):
+        raise EsizeError("p_values must lie in [0, 1]")
+    out = np.zeros(p.shape, dtype=bool)
+    m = int(tested.sum())
+    if m == 0:
+        return out
+    idx = np.flatnonzero(tested)
+    order = idx[np.argsort(p[idx], kind="stable")]
+    below = p[order] <= q * np.arange(1, m + 1) / m
+    if below.any():
+        k = int(np.flatnonzero(below)[-1]) + 1
+        out[order[:k]] = True
+    return out
 
 
 def _plural(word: str) -> str:

@@ -32,7 +32,14 @@ from ._mean_ci import _shifted as _shifted
 from ._ratio_ci import _TINY as _TINY
 from ._ratio_ci import _fieller_scalar as _fieller_scalar
 from ._ratio_ci import _pair_stats as _pair_stats
-from ._ratio_ci import check_ratio_range, delta_ci, delta_ratio, fieller, fieller_ci
+from ._ratio_ci import (
+    check_ratio_range,
+    delta_ci,
+    delta_ratio,
+    fieller,
+    fieller_ci,
+    fieller_p_value,
+)
 from ._ratio_df import DOMINANCE_QUANTILE as DOMINANCE_QUANTILE
 from ._ratio_df import FEW_UNITS as FEW_UNITS
 from ._ratio_df import DfRule, ratio_df, ratio_df_rule, welch_df
@@ -43,6 +50,7 @@ __all__ = [
     "mean_ci",
     "fieller",
     "fieller_ci",
+    "fieller_p_value",
     "delta_ratio",
     "delta_ci",
     "welch_df",

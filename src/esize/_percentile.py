@@ -14,9 +14,10 @@ from typing import cast
 
 import numpy as np
 
+from ._errors import EsizeError
 from ._intervals import Interval, _check_alpha
 
-__all__ = ["BootstrapResult", "percentile_interval"]
+__all__ = ["BootstrapResult", "percentile_interval", "expanded_alpha"]
 
 
 @dataclass(frozen=True)
@@ -87,11 +88,46 @@ def percentile_interval(values, alpha: float) -> tuple[float, float]:
     return float(lo), float(hi)
 
 
-def _result(estimate, replicates, alpha, scheme, n_resamples) -> BootstrapResult:
-    lo, hi = percentile_interval(replicates, alpha)
+def expanded_alpha(alpha: float, n: int) -> float:
+    r"""The tail level of Hesterberg's expanded percentile interval for ``n`` units.
+
+    A percentile interval of a mean of :math:`n` resampled units is too narrow for
+    two reasons: the bootstrap's variance is :math:`(n-1)/n` of the estimate's, and
+    its quantiles are the normal's where Student's t with :math:`n - 1` degrees of
+    freedom holds. The expanded percentile interval takes the percentiles at
+    :math:`\alpha'/2` and :math:`1 - \alpha'/2` with
+
+    .. math:: \alpha' = 2\,\Phi\Bigl(-\sqrt{n / (n - 1)}\; t_{n-1,\,1-\alpha/2}\Bigr),
+
+    which makes it as wide as the t interval for normal data while keeping the
+    percentile interval's shape (Hesterberg, "What teachers should know about the
+    bootstrap", The American Statistician 69(4), 2015).
+
+    Examples
+    --------
+    >>> from esize._percentile import expanded_alpha
+    >>> round(expanded_alpha(0.05, 10), 4), round(expanded_alpha(0.05, 100), 4)
+    (0.0171, 0.0455)
+    """
+    from scipy import special
+
+    alpha = _check_alpha(alpha)
+    if n < 2:
+        raise EsizeError(f"the expanded percentile interval needs 2 or more units, got {n}")
+    t = -float(special.stdtrit(n - 1, alpha / 2.0))
+    return float(special.erfc(math.sqrt(n / (n - 1)) * t / math.sqrt(2.0)))
+
+
+def _result(estimate, replicates, alpha, scheme, n_resamples,
+            expand_units: int | None = None) -> BootstrapResult:
+    tail = alpha if expand_units is None else expanded_alpha(alpha, expand_units)
+    lo, hi = percentile_interval(replicates, tail)
     ok = bool(math.isfinite(lo) and math.isfinite(hi))
+    extra: dict = {"resamples": int(n_resamples)}
+    if expand_units is not None:
+        extra.update(expanded_alpha=tail, expanded_units=int(expand_units))
     return BootstrapResult(
         float(estimate), lo, hi, alpha, f"bootstrap-{scheme}", ok,
-        extra={"resamples": int(n_resamples)}, bootstrap_distribution=replicates,
+        extra=extra, bootstrap_distribution=replicates,
     )
 

@@ -20,6 +20,7 @@ from ._ratio_df import DfRule, ratio_df_rule
 __all__ = [
     "fieller",
     "fieller_ci",
+    "fieller_p_value",
     "delta_ratio",
     "delta_ci",
     "check_ratio_range",
@@ -343,6 +344,59 @@ def fieller_ci(old, new, *, alpha: float = 0.05, normal: bool = False,
     return Interval(check_ratio_range(mo, mn, shift), lo, hi, alpha,
                     "fieller-normal" if normal else "fieller-t", ok,
                     extra=_df_extra(rule, normal))
+
+
+def fieller_p_value(old, new, *, normal: bool = False, df: float | None = None) -> float:
+    r"""The p-value of "no change" (ratio 1) that matches Fieller's interval.
+
+    Fieller's set at level :math:`1 - \alpha` holds the ratio :math:`\rho` where
+    :math:`|\bar Y^{new} - \rho \bar Y^{old}| \le q \sqrt{v_{new} + \rho^2 v_{old}}`;
+    at :math:`\rho = 1` that is the two-sided test of
+    :math:`T = (\bar Y^{new} - \bar Y^{old}) / \sqrt{v_{new} + v_{old}}` against
+    the same quantile :math:`q` (Student's t with the degrees of freedom of
+    :func:`fieller_ci`, or the normal). So the p-value is below ``alpha`` exactly
+    when :func:`fieller_ci` at ``alpha`` leaves 1 out, and a list of p-values can be
+    given to a multiple-testing rule such as :func:`benjamini_hochberg`.
+
+    Parameters
+    ----------
+    old, new : Design or array_like
+        The two systems, highest level on axis 0 (two or more top-level units each).
+    normal : bool, default False
+        The normal distribution instead of Student's t.
+    df : float, optional
+        Degrees of freedom instead of :func:`ratio_df_rule`'s, as in :func:`fieller_ci`.
+
+    Returns
+    -------
+    float
+        In [0, 1]; 0 for two constant systems that differ, 1 for two equal ones.
+
+    Examples
+    --------
+    >>> import esize as ez
+    >>> levels = ("execution", "measurement")
+    >>> old = ez.Design([[10, 11, 12], [12, 13, 14], [11, 12, 13], [13, 14, 15]], levels)
+    >>> new = ez.Design([[9, 10, 11], [10, 11, 12], [9, 10, 11], [11, 12, 13]], levels)
+    >>> p = ez.fieller_p_value(old, new)
+    >>> round(p, 4), p < 0.05, ez.fieller_ci(old, new).upper < 1
+    (0.0733, False, False)
+    >>> ez.fieller_ci(old, new, alpha=0.1).upper < 1  # p < 0.1: the 90 % interval leaves 1 out
+    True
+    """
+    mo, vo, mn, vn, shift, rule = _pair_stats(old, new, df)
+    # both systems on one scale, the larger of their powers of two (new's is old's + shift)
+    so, sn = (-shift, 0) if shift >= 0 else (0, shift)
+    diff = _ldexp(float(mn), sn) - _ldexp(float(mo), so)
+    var = _ldexp(float(vn), 2 * sn) + _ldexp(float(vo), 2 * so)
+    if not var > 0:
+        return 1.0 if diff == 0 else 0.0
+    stat = abs(diff) / math.sqrt(var)
+    from scipy import special  # here, so that `import esize` stays light
+
+    if normal:
+        return float(min(1.0, special.erfc(stat / math.sqrt(2.0))))
+    return float(min(1.0, 2.0 * special.stdtr(rule.df, -stat)))
 
 
 def delta_ratio(mean_old, var_old, mean_new, var_new, q):

@@ -249,6 +249,7 @@ def geometric_mean_ratio_ci(
     workers: int | None = None,
     normal: bool = False,
     parametric: bool = True,
+    expand: bool = False,
 ) -> SuiteInterval:
     r"""Geometric mean of several benchmarks' ratios new/old, with a bootstrap CI and
     a parametric companion.
@@ -309,6 +310,11 @@ def geometric_mean_ratio_ci(
     parametric : bool
         Compute the parametric interval (``parametric`` of the result is None
         without it; it is unbounded when a system has a single top-level unit).
+    expand : bool, default False
+        Give every benchmark Hesterberg's expanded percentile interval
+        (:func:`esize._percentile.expanded_alpha` of the smaller system's top-level
+        units) instead of the plain one, which is too narrow with few units; the
+        geometric mean's interval stays the plain percentile interval.
 
     Returns
     -------
@@ -369,7 +375,8 @@ def geometric_mean_ratio_ci(
                 "(positive measurements)"
             )
         estimate = check_ratio_range(zo.mean(), zn.mean(), shift, label[j])
-        iv = _result(estimate, _ratios(m_old, m_new, shift), alpha, sch, n)
+        units = min(zo.shape[0], zn.shape[0]) if expand else None
+        iv = _result(estimate, _ratios(m_old, m_new, shift), alpha, sch, n, units)
         intervals.append(iv)
         log_r = _log_ratios(cast(np.ndarray, iv.bootstrap_distribution), m_old, m_new, shift)
         log_e = math.log(iv.estimate)

@@ -81,15 +81,17 @@ from ._compare_text import benchmark_caveats, design_text, suite_caveats
 from ._decision import (
     MIN_BOOTSTRAP_UNITS,
     Verdict,
+    benjamini_hochberg,
     check_threshold,
     describe,
+    number_text,
     verdict,
     verdict_obstacle,
 )
 from ._design import Design
 from ._errors import EsizeError
 from ._estimators import shared_statistics
-from ._intervals import Interval, _check_alpha, fieller_ci
+from ._intervals import Interval, _check_alpha, fieller_ci, fieller_p_value
 from .readers import align_pair
 from .readers.single import is_single
 from .readers.units import UnitInfo
@@ -108,6 +110,9 @@ __all__ = [
     "align_designs",
     "reading_caveats",
     "unobserved_top",
+    "SESSION_LEVELS",
+    "drift_note",
+    "multiplicity",
     "design_text",
     "directions",
     "fresh_seed",
@@ -293,6 +298,7 @@ def suite_bootstrap(pairs: list[Pair], *, resamples: int, alpha: float, seed: in
         progress=progress,
         normal=normal,
         parametric=len(pairs) >= 2 if parametric is None else parametric,
+        expand=True,  # the plain percentile interval is too narrow with 10-30 units
     )
 
 
@@ -378,7 +384,7 @@ def benchmark_row(pair: Pair, fieller: Interval | None, boot: Interval | None, *
     lib = pair.unit.lower_is_better
     assume: dict[str, Any] = {"assume_no_fork_variance": assume_no_fork_variance,
                               "assume_bootstrap_covers": assume_bootstrap_covers}
-    reason = None
+    reason, p_value = None, None
     if chosen is None:
         word, text = Verdict.INCONCLUSIVE, "no interval"
     else:
@@ -388,13 +394,103 @@ def benchmark_row(pair: Pair, fieller: Interval | None, boot: Interval | None, *
                        lower_is_better=lib, **support)
         text = describe(pair.ratio, chosen.lower, chosen.upper, alpha,
                         bounded=chosen.bounded, lower_is_better=lib)
+        obstacle = verdict_obstacle(**support)
         if chosen.bounded:
-            reason = verdict_obstacle(**support)
+            reason = obstacle
+        if fieller is not None and obstacle is None:
+            p_value = fieller_p_value(pair.old, pair.new, normal=normal)
     return CompareRow(pair, alpha, threshold, fieller, normal, boot, resamples, seed,
                       word, method, text,
                       benchmark_caveats(pair, fieller, boot, alpha=alpha, reason=reason,
                                         assumed=_assumed(assume)),
-                      reason)
+                      reason, p_value)
+
+
+#: Level names that mark a session or round: old and new measured at the same time
+#: (interleaved in rounds) or the runs' own drift observed as a level of the design.
+SESSION_LEVELS = ("session", "round")
+
+
+def drift_note(pairs: Sequence[Pair]) -> str | None:
+    """The note of a comparison whose systems carry no session or round level: drift
+    of the machine between the old and the new run is in neither interval.
+
+    Two files written one after the other (two CI jobs, hyperfine old then new) differ
+    also by whatever changed on the machine in between: load, clock, temperature. That
+    difference is not variance inside either file, so no interval computed from them
+    holds it, and more measurements only make the interval narrower around it. Only a
+    design that measures old and new in several sessions or rounds, labelled as a level
+    (:data:`SESSION_LEVELS`), observes it.
+
+    Examples
+    --------
+    >>> import esize as ez
+    >>> from esize.compare import drift_note, make_pair
+    >>> flat = ez.Design([[1.0, 1.1], [0.9, 1.0]], ("process", "iteration"))
+    >>> rounds = ez.Design([[[1.0, 1.1], [0.9, 1.0]]] * 5, ("round", "process", "iteration"))
+    >>> print(drift_note([make_pair("sort", flat, flat)]))
+    drift: neither system's data label a session or round, so whatever changed on the machine between the old and the new run (load, clock, temperature) is not in the intervals; measure old and new interleaved in 5 or more rounds, with a round column in a tidy table, to include it
+    >>> drift_note([make_pair("sort", rounds, rounds)]) is None
+    True
+    """
+    def has_session(d: Design) -> bool:
+        return any(level in SESSION_LEVELS for level in d.levels)
+
+    if all(has_session(p.old) and has_session(p.new) for p in pairs):
+        return None
+    return ("drift: neither system's data label a session or round, so whatever changed "
+            "on the machine between the old and the new run (load, clock, temperature) is "
+            "not in the intervals; measure old and new interleaved in 5 or more rounds, "
+            "with a round column in a tidy table, to include it")
+
+
+def multiplicity(rows: Sequence[CompareRow], *, alpha: float, threshold: float
+                 ) -> tuple[str | None, dict | None]:
+    """The false discovery rate list of a comparison of two or more benchmarks, and at
+    threshold 0 (each benchmark a test of "no change") the note that many were tested.
+
+    Each benchmark's verdict at threshold 0 is a test at level ``alpha``: among many
+    unchanged benchmarks some ``alpha`` of them are called faster or slower by chance.
+    Benjamini and Hochberg's rule (:func:`esize.benjamini_hochberg`) on the p-values
+    of Fieller's intervals (:func:`esize.fieller_p_value`) lists the benchmarks whose
+    change holds at false discovery rate ``alpha``. Benchmarks whose interval cannot
+    support a verdict are not tested.
+
+    Returns
+    -------
+    (str or None, dict or None)
+        The note (None above threshold 0 or for fewer than two tested benchmarks) and
+        ``{"method", "q", "tested", "changed"}`` (None for fewer than two).
+
+    Examples
+    --------
+    >>> import esize as ez
+    >>> from esize.compare import compare_pairs, make_pair, multiplicity
+    >>> old = ez.Design([[10, 11], [10, 11], [11, 12]], ("fork", "iteration"))
+    >>> new = ez.Design([[8, 9], [8, 8], [8, 9]], ("fork", "iteration"))
+    >>> result = compare_pairs([make_pair("a", old, new), make_pair("b", old, old)],
+    ...                        method="fieller", threshold=0.0)
+    >>> note, fdr = multiplicity(result.rows, alpha=0.05, threshold=0.0)
+    >>> fdr["changed"], fdr["tested"]
+    (['a'], 2)
+    >>> print(note)
+    2 benchmarks were each tested at 95 %: ...
+    """
+    tested = [r for r in rows if r.p_value is not None]
+    if len(tested) < 2:
+        return None, None
+    changed = benjamini_hochberg([r.p_value for r in tested], q=alpha)
+    names = [str(r.pair.name) for r, c in zip(tested, changed) if c]
+    fdr = {"method": "benjamini-hochberg", "q": alpha, "tested": len(tested),
+           "changed": names}
+    if threshold > 0:
+        return None, fdr
+    m, conf = len(tested), f"{100 * (1 - alpha):g} %"
+    note = (f"{m} benchmarks were each tested at {conf}: were none of them changed, some "
+            f"{number_text(alpha * m, 2)} would still be called faster or slower by chance; "
+            f"{len(names)} hold as changed at a false discovery rate of "
+            f"{100 * alpha:g} % (Benjamini-Hochberg: fdr in the JSON)")
+    return note, fdr
 
 
 def suite_row(pairs: list[Pair], suite: SuiteInterval, *, threshold: float, seed: int | None,
@@ -632,6 +728,9 @@ def compare_pairs(pairs: Sequence[Pair], *, method: str = "auto", alpha: float =
     if want_suite and suite is not None:  # a suite is formed whenever want_suite
         srow = suite_row(several, suite, threshold=threshold, seed=seed, invert=invert,
                          mixed=mixed, assume_no_fork_variance=assume_no_fork_variance)
+    ordered = [rows[id(p)] for p in every]  # in the pairs' order
+    many, fdr = multiplicity(ordered, alpha=alpha, threshold=threshold)
+    notes = tuple(n for n in (drift_note(every) if every else None, many) if n is not None)
     return CompareResult(files[0], files[1], formats[0], formats[1], alpha, threshold,
-                         [rows[id(p)] for p in every],  # in the pairs' order
-                         list(only_in_old), list(only_in_new), srow, baseline)
+                         ordered, list(only_in_old), list(only_in_new), srow, baseline,
+                         notes, fdr)

@@ -313,7 +313,7 @@ def test_compare_result_json_keys(wqe, tmp_path, capsys):
     assert list(doc) == ["files", "ratio", "old", "new", "alpha", "threshold", "fieller",
                          "bootstrap", "verdict", "verdict_method", "description", "caveats",
                          "benchmarks",
-                         "only_in_old", "only_in_new"]
+                         "only_in_old", "only_in_new", "notes"]
     assert list(doc["benchmarks"][0]) == [
         "name", "unit", "lower_is_better", "ratio", "old", "new", "alpha", "threshold",
         "fieller", "bootstrap", "verdict", "verdict_method", "description", "caveats", "design"]
@@ -336,7 +336,9 @@ def test_compare_suite_result_json_keys(tmp_path, capsys):
     doc = result.to_json()
     assert doc == cli_json(argv, capsys)
     assert list(doc) == ["files", "alpha", "threshold", "benchmarks", "only_in_old",
-                         "only_in_new", "suite"]
+                         "only_in_new", "suite", "notes", "fdr"]
+    assert list(doc["fdr"]) == ["method", "q", "tested", "changed"]
+    assert all(0 <= b["fieller"]["p_value"] <= 1 for b in doc["benchmarks"])
     # lower and upper are the interval the verdict rests on, the bootstrap's its own
     assert list(doc["suite"]) == ["geometric_mean", "lower", "upper", "bootstrap", "alpha",
                                   "resamples", "parametric", "scheme", "seed",

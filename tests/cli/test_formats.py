@@ -247,6 +247,15 @@ def test_compare_gbench_by_hand(harness, capsys):
         f = ez.fieller_ci(o, n)
         assert (b["fieller"]["lower"], b["fieller"]["upper"]) == pytest.approx((f.lower, f.upper), rel=1e-12)
         assert b["bootstrap"]["scheme"] == "R"
+    # every repetition of a Google Benchmark file ran in one process: no verdict
+    assert {b["verdict"] for b in out["benchmarks"]} == {"inconclusive"}
+    assert "processes of a system are not observed apart" in out["benchmarks"][0]["verdict_reason"]
+    assert "a single process: every repetition ran in one process" in out["benchmarks"][0]["caveats"][0]
+    out, _ = run_json(
+        ["compare", harness["gbench-old"], harness["gbench-new"], "--gbench-time", "cpu_time",
+         "--method", "fieller", "--assume-no-process-variance"],
+        capsys,
+    )
     assert out["benchmarks"][0]["verdict"] == "faster"
 
 
@@ -272,12 +281,13 @@ def test_gbench_failed_and_aggregate_only(tmp_path, capsys):
     assert code == 0 and text.count("\nvalue       ") == 3
 
 
-def test_gbench_plan_needs_no_costs(harness, capsys):
-    out, _ = run_json(["plan", harness["gbench-old"], "--budget", "20"], capsys)
-    for b in out["benchmarks"]:
-        assert b["levels"] == ["repetition"] and b["counts"] == {}
-        assert b["dimensioning"]["counts"] == {"repetition": 20}
-    assert out["suggestion"] == "gbench --benchmark_repetitions=20"
+def test_gbench_plan_refuses_one_process(harness, capsys):
+    # the repetitions of a Google Benchmark file share one process: a plan of
+    # repetitions alone would ignore the variation between processes
+    code, out, err = cli(["plan", harness["gbench-old"], "--budget", "20"], capsys)
+    assert code == 2 and out == ""
+    assert "a single process: the variation between processes is not observed" in err
+    assert len(err.strip().splitlines()) == 1
 
 
 def test_hyperfine_compare_by_hand(harness, capsys):
@@ -375,7 +385,8 @@ def test_tidy_single_benchmark_json_unchanged(tmp_path, capsys):
     top = ["files", "ratio", "old", "new", "alpha", "threshold", "fieller", "bootstrap",
            "verdict", "verdict_method", "description", "caveats"]
     assert list(out)[: len(top)] == top
-    assert set(out) - set(top) == {"benchmarks", "only_in_old", "only_in_new"}
+    assert set(out) - set(top) == {"benchmarks", "only_in_old", "only_in_new", "notes"}
+    assert out["notes"][0].startswith("drift: neither system's data label a session or round")
     o = ez.Design(WQE_OLD, ("binary", "execution", "measurement"))
     n = ez.Design(WQE_NEW, o.levels)
     b = ez.bootstrap_ratio_ci(o, n, n_resamples=500, rng=12345)  # the seed itself, as before

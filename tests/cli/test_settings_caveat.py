@@ -90,7 +90,9 @@ def test_pytest_benchmark_options_change(tmp_path, capsys):
     new.write_text(json.dumps(doc))
     code, text, err = cli(["compare", real, new, "--method", "fieller", "--json"], capsys)
     assert code == 0, err  # (notes on stderr: benchmarks cut short are left out)
-    assert "min_rounds 5 (old) and 10 (new)" in json.loads(text)["caveats"][0]
+    caveats = json.loads(text)["caveats"]
+    assert caveats[0].startswith("old: a single process: every round ran in one process")
+    assert any("min_rounds 5 (old) and 10 (new)" in c for c in caveats)
 
 
 @pytest.mark.parametrize("old, new, want", [

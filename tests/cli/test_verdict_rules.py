@@ -31,15 +31,16 @@ def test_one_fork_each_is_inconclusive_with_the_reason(tmp_path, capsys):
             "--resamples", "500", "--threshold", "0"]
     out = cli_json(argv, capsys)
     assert out["verdict"] == "inconclusive"
-    assert "a single fork in a system" in out["verdict_reason"]
+    assert "the forks of a system are not observed apart (a single fork" in out["verdict_reason"]
     # the ratio and the interval are still shown
     assert out["fieller"]["bounded"] is True
     assert out["fieller"]["upper"] < 0.95 and out["description"].startswith("new is ")
-    assert any(c.startswith("no verdict: a single fork") and "--assume-no-fork-variance" in c
+    assert any(c.startswith("no verdict: the forks of a system are not observed apart")
+               and "--assume-no-fork-variance" in c
                for c in out["caveats"])
     code, text, _ = cli(argv, capsys)
     assert code == 0 and "verdict         inconclusive" in text
-    assert "caveat          no verdict: a single fork" in text
+    assert "caveat          no verdict: the forks of a system are not observed" in text
     # only the explicit assumption draws the old verdict, and says so
     forced = cli_json([*argv, "--assume-no-fork-variance"], capsys)
     assert forced["verdict"] == "faster" and "verdict_reason" not in forced

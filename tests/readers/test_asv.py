@@ -69,7 +69,9 @@ def test_samples_are_read_and_asv_statistics_agree(path):
         assert np.percentile(samples, 75) == pytest.approx(row["stats_q_75"], rel=1e-4)
         assert bench.design.mean == pytest.approx(float(samples.mean()), rel=REL)
         assert bench.unit.unit == "seconds" and bench.unit.kind == "time"
-        assert bench.caveats == reader.CAVEATS  # rounds are not separated in the file
+        # rounds (processes) are pooled in the file: not observed apart, no verdict
+        assert bench.caveats == (reader.UNOBSERVED_CAVEAT,)
+        assert bench.unobserved == (("process", None),)
     assert HARNESS_LEVELS["asv"] == ("sample",)
     assert next_run_options("asv", {"sample": 20}) == "--record-samples -a repeat=20"
 

@@ -163,6 +163,11 @@ def test_cli_summary_and_compare_of_two_baselines():
         assert abs(b["ratio"] / (new[b["name"]][1] / old[b["name"]][1]) - 1) < REL
     assert sorted(out["only_in_new"]) == sorted(set(new) - set(old))
     verdicts = {b["name"]: b["verdict"] for b in out["benchmarks"]}
+    # every sample ran in one process: no verdict, unless processes are assumed alike
+    assert set(verdicts.values()) == {"inconclusive"}
+    proc = _cli("compare", f"{REAL}@0.3.2", f"{REAL}@0.3.6", "--json", "--seed", "7",
+                "--assume-no-process-variance")
+    verdicts = {b["name"]: b["verdict"] for b in json.loads(proc.stdout)["benchmarks"]}
     assert verdicts["get/moka get/1024"] == "faster"  # 2.8x faster from 0.3.2 to 0.3.6
 
 

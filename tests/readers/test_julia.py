@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 import esize as ez
+from esize.readers import one_process_caveat
 from esize.readers import HARNESS_LEVELS, detect_format, next_run_options, read_benchmarks
 from esize.readers import julia as reader
 
@@ -111,7 +112,7 @@ def test_real_trial_file_gives_every_trial_with_the_mean_of_its_times(path):
         # BenchmarkTools' mean(trial) is the plain mean of its times
         assert bench.design.mean == pytest.approx(sum(times) / len(times), rel=REL)
         assert bench.design.counts == {"sample": len(times)}
-        assert bench.unit.unit == "ns" and bench.caveats == ()
+        assert bench.unit.unit == "ns" and bench.caveats == (one_process_caveat("sample"),)
 
 
 def test_cli_compare_on_the_two_real_trial_files():
@@ -133,8 +134,10 @@ def test_cli_compare_on_the_two_real_trial_files():
         # between the two files: an interval inside (0.92, 0.96) around it
         lower, upper = b["fieller"]["lower"], b["fieller"]["upper"]
         assert 0.92 < lower < b["ratio"] < upper < 0.96
-        assert b["verdict"] == "faster"
-    proc = _esize("compare", str(TRIALS_OLD), str(TRIALS_NEW))  # the table
+        # every trial of a file ran in one Julia process: no verdict unless assumed
+        assert b["verdict"] == "inconclusive"
+        assert "processes of a system are not observed apart" in b["verdict_reason"]
+    proc = _esize("compare", str(TRIALS_OLD), str(TRIALS_NEW), "--assume-no-process-variance")
     assert proc.returncode == 0, proc.stderr
     assert sum(line.startswith(("Small/", "Large/")) and "faster" in line
                for line in proc.stdout.splitlines()) == 6
@@ -241,7 +244,7 @@ def test_trial_times_are_read_and_their_mean_is_the_mean_of_times(tmp_path, pref
         # the file records no statistic of a Trial: its mean is the mean of its times
         assert bench.design.mean == pytest.approx(float(np.mean(times)), rel=REL)
         assert bench.design.levels == ("sample",)
-        assert bench.unit.unit == "ns" and bench.caveats == ()
+        assert bench.unit.unit == "ns" and bench.caveats == (one_process_caveat("sample"),)
     assert HARNESS_LEVELS["julia"] == ("sample",)
     assert next_run_options("julia", {"sample": 100}) == "samples=100"
 

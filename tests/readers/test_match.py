@@ -131,5 +131,5 @@ def test_harness_levels():
     assert HARNESS_LEVELS == {"pyperf": ("process", "value"), "jmh": ("fork", "iteration"),
                               "gbench": ("repetition",), "hyperfine": ("run",),
                               "benchmarkdotnet": ("launch", "iteration"), "asv": ("sample",),
-                              "julia": ("sample",), "gotest": ("run",),
+                              "julia": ("sample",), "gotest": ("process", "run"),
                               "pytest-benchmark": ("round",), "criterion": ("sample",)}

@@ -128,6 +128,9 @@ def test_cli_summary_and_compare():
     proc = _cli("compare", SLEEP, SLEEP, "--json", "--seed", "3")
     assert proc.returncode == 0, proc.stderr
     (bench,) = json.loads(proc.stdout)["benchmarks"]
+    assert bench["ratio"] == 1.0 and bench["verdict"] == "inconclusive"  # one process
+    proc = _cli("compare", SLEEP, SLEEP, "--json", "--seed", "3", "--assume-no-process-variance")
+    (bench,) = json.loads(proc.stdout)["benchmarks"]
     assert bench["ratio"] == 1.0 and bench["verdict"] == "same"
     proc = _cli("compare", SLEEP, REAL / "pytest-benchmark-storage-summary.json")
     assert proc.returncode == 2 and proc.stdout == ""

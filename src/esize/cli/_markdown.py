@@ -226,6 +226,15 @@ def render_markdown(doc: dict, *, max_rows: int = MAX_ROWS) -> str:
     if suite is not None and suite.get("inverted"):
         notes.append("The geometric mean mixes rates and times: rates enter it as "
                      "old/new, so below 1 means new is faster.")
+    notes += [escape(n[0].upper() + n[1:]) + "." for n in doc.get("notes", ())]
+    fdr = doc.get("fdr")
+    if fdr is not None and doc.get("threshold", doc["benchmarks"][0].get("threshold")) == 0:
+        changed = fdr["changed"]
+        notes.append(f"Changed at a false discovery rate of {_percent(fdr['q'])} "
+                     f"(Benjamini-Hochberg, {fdr['tested']} tested): "
+                     + (", ".join(f"`{escape(n)}`" for n in changed[:MAX_ROWS]) or "none")
+                     + (f" and {len(changed) - MAX_ROWS} more" if len(changed) > MAX_ROWS
+                        else "") + ".")
     if notes:
         lines += ["", *notes]
     items = _caveat_items(doc)

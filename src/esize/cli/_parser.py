@@ -377,9 +377,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--assume-no-fork-variance",
+        "--assume-no-process-variance",
+        dest="assume_no_fork_variance",
         action="store_true",
-        help="draw a verdict even when a file holds a single fork or process, assuming "
-        "forks (processes) do not differ; otherwise the verdict is inconclusive",
+        help="draw a verdict even when a file holds a single fork or process (or pools "
+        "them, as the files of Go, Google Benchmark, pytest-benchmark, criterion, Julia and "
+        "asv do), assuming forks (processes) do not differ; otherwise the verdict is "
+        "inconclusive",
     )
     p.add_argument(
         "--assume-bootstrap-covers",

@@ -84,6 +84,7 @@ __all__ = [
     "with_names",
     "drop_warmup",
     "single_unit_caveat",
+    "one_process_caveat",
     "drop_single_top",
 ]
 
@@ -321,17 +322,18 @@ def drop_warmup(design: Design, source, benchmark, warmup: int | str,
 RECOMMENDED_UNITS = 5
 
 
-def single_unit_caveat(level: str, option: str | None = None) -> str:
+def single_unit_caveat(level: str, option: str | None = None, how: str | None = None) -> str:
     """The caveat of a file holding a single unit of ``level`` (one fork, one process).
 
     ``option`` is the harness option that sets the count (``-f``, ``--processes``,
-    ``--benchmark_repetitions=``), None for a tidy table.
+    ``--benchmark_repetitions=``), None for a tidy table; ``how``, when given, says
+    how to observe the level instead (a harness with no option for it).
     """
     many = plural(level)
-    if option:
+    if how is None and option:
         sep = "" if option.endswith("=") else " "
         how = f"run with {option}{sep}{RECOMMENDED_UNITS} or more to observe it"
-    else:
+    elif how is None:
         how = f"measure {RECOMMENDED_UNITS} or more {many} to observe it"
     return (
         f"a single {level}: variation between {many} is not observed, so the interval "
@@ -339,8 +341,28 @@ def single_unit_caveat(level: str, option: str | None = None) -> str:
     )
 
 
+def one_process_caveat(level: str) -> str:
+    """The caveat of a format whose file always holds one process (Google Benchmark
+    repetitions, pytest-benchmark rounds, criterion and Julia samples): every ``level``
+    unit of a benchmark was measured in the one run of the harness.
+
+    Examples
+    --------
+    >>> from esize.readers import one_process_caveat
+    >>> print(one_process_caveat("repetition"))
+    a single process: every repetition ran in one process, so variation between processes is not observed and the interval is too narrow if processes differ; run the harness 5 or more times and compare the runs as one tidy table with a process column
+    """
+    return (
+        f"a single process: every {level} ran in one process, so variation between "
+        "processes is not observed and the interval is too narrow if processes differ; "
+        f"run the harness {RECOMMENDED_UNITS} or more times and compare the runs as one "
+        "tidy table with a process column"
+    )
+
+
 def drop_single_top(
-    design: Design, source, benchmark, options: Mapping[str, str] | None = None
+    design: Design, source, benchmark, options: Mapping[str, str] | None = None,
+    advice: Mapping[str, str] | None = None,
 ) -> tuple[Design, tuple[str, ...], tuple[tuple[str, str | None], ...]]:
     """Analyse a design whose highest level holds one unit with the level below as its top.
 
@@ -349,7 +371,8 @@ def drop_single_top(
     still say something. Every highest level with a single unit is dropped (its
     unit's children become the top-level units), and a caveat says what is not
     observed and, where ``options`` (level -> harness option) knows it, how to
-    observe it. A lower level with a single unit in every parent (processes of one
+    observe it (``advice``, level -> words, where no option does). A lower level
+    with a single unit in every parent (processes of one
     value each) is dropped too, without a caveat: the level above holds it whole.
 
     Returns
@@ -383,7 +406,7 @@ def drop_single_top(
     while design.n_levels > 1 and design.shape[0] == 1:
         level = design.levels[0]
         dropped.append((level, None))
-        caveats.append(single_unit_caveat(level, options.get(level)))
+        caveats.append(single_unit_caveat(level, options.get(level), (advice or {}).get(level)))
         design = Design(design.data[0], design.levels[1:])
     # a lower level with one unit in every parent (pyperf processes of one value each)
     # adds nothing to separate: the level above holds it whole, and the interval

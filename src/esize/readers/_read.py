@@ -42,6 +42,7 @@ __all__ = [
     "FORMATS",
     "GBENCH_TIMES",
     "HARNESS_LEVELS",
+    "UNOBSERVED_LEVELS",
     "load",
     "detect_format",
     "read_benchmarks",
@@ -85,6 +86,12 @@ GBENCH_TIMES = gbench.TIMES
 HARNESS_LEVELS = {m.FORMAT: m.LEVELS for m in (pyperf, jmh, gbench, hyperfine)}
 HARNESS_LEVELS.update({m.FORMAT: m.LEVELS for m in (benchmarkdotnet, asv, julia)})
 HARNESS_LEVELS.update({m.FORMAT: m.LEVELS for m in (gotest, pytestbench, criterion)})
+#: ``{format: level}``: the level above a format's own that its files cannot see apart
+#: (the ``process`` of a Google Benchmark, pytest-benchmark, criterion, Julia or asv
+#: file); a benchmark read from one is inconclusive unless that level is assumed not
+#: to vary. Formats whose files can see every level they name are not listed.
+UNOBSERVED_LEVELS = {m.FORMAT: m.UNOBSERVED_TOP for m in (*_HARNESSES, gotest)
+                     if getattr(m, "UNOBSERVED_TOP", None)}
 
 # the last document parsed, so that detecting a file's format and then reading it
 # parse the file once: (path, digest of its bytes) -> document
@@ -389,8 +396,12 @@ def _read_benchmarks(path, fmt, *, levels, value, where, warmup, benchmark_colum
     out: dict = {}
     for name in kept:
         design, info, warm, series, unit = read[name]
-        design, caveats, dropped = drop_single_top(design, source, name, module.NEXT_RUN_OPTIONS)
-        caveats += getattr(module, "CAVEATS", ())  # what the format itself hides
+        design, caveats, dropped = drop_single_top(design, source, name, module.NEXT_RUN_OPTIONS,
+                                                   getattr(module, "SINGLE_UNIT_ADVICE", None))
+        hidden = getattr(module, "UNOBSERVED_TOP", None)  # a level no file of it can see
+        if hidden is not None:
+            dropped = ((hidden, None), *dropped)
+            caveats = (module.UNOBSERVED_CAVEAT, *caveats)
         out[name] = Benchmark(design, unit, warm + caveats, info, dropped, series)
     return with_names(out, parsed)
 

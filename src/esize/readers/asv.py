@@ -35,11 +35,15 @@ FORMAT = "asv"
 LEVELS = ("sample",)
 #: Harness option setting the count of each level (an ``=`` joins it to the count).
 NEXT_RUN_OPTIONS = {"sample": "--record-samples -a repeat="}
-#: What every benchmark read from an asv file must say.
-CAVEATS = (
+#: The level above the file's own that none of its files can see apart: asv pools the
+#: samples of all its rounds (separate processes) into one list.
+UNOBSERVED_TOP = "process"
+#: What every benchmark read from an asv file says of it.
+UNOBSERVED_CAVEAT = (
     "asv stores the samples of all its rounds (separate processes) as one list, so "
     "variation between processes is not separated from that within one: the interval "
-    "is too narrow if processes differ",
+    "is too narrow if processes differ; compare the processes' samples as one tidy table "
+    "with a process column to observe it"
 )
 
 _SUMMARY_ONLY = (

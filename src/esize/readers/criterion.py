@@ -29,13 +29,27 @@ from pathlib import Path
 import numpy as np
 
 from .._errors import EsizeWarning, InputError
-from ._common import check_file, need, numbers, parse_json, plural, prefix, read_bytes
+from ._common import (
+    check_file,
+    need,
+    numbers,
+    one_process_caveat,
+    parse_json,
+    plural,
+    prefix,
+    read_bytes,
+)
 from .units import unit_info
 
 FORMAT = "criterion"
 LEVELS = ("sample",)
 #: Harness option setting the count of each level (``cargo bench -- --sample-size N``).
 NEXT_RUN_OPTIONS = {"sample": "--sample-size"}
+#: The level above the file's own that none of its files can see: the harness
+#: measures every sample of a benchmark in its one process.
+UNOBSERVED_TOP = "process"
+#: What every benchmark read from such a file says of it.
+UNOBSERVED_CAVEAT = one_process_caveat("sample")
 #: Directories criterion writes beside the baselines, which hold no samples.
 NOT_BASELINES = ("change", "report")
 #: Baselines taken, in this order, when none is named.

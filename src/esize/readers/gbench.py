@@ -13,13 +13,18 @@ from __future__ import annotations
 import warnings
 
 from .._errors import EsizeWarning, InputError
-from ._common import need, number, prefix, shown
+from ._common import need, number, one_process_caveat, prefix, shown
 from .units import unit_info
 
 FORMAT = "gbench"
 LEVELS = ("repetition",)
 #: Harness option setting the count of each level (an ``=`` joins it to the count).
 NEXT_RUN_OPTIONS = {"repetition": "--benchmark_repetitions="}
+#: The level above the file's own that none of its files can see: the harness
+#: measures every repetition of a benchmark in its one process.
+UNOBSERVED_TOP = "process"
+#: What every benchmark read from such a file says of it.
+UNOBSERVED_CAVEAT = one_process_caveat("repetition")
 #: The times a Google Benchmark file holds for every repetition.
 TIMES = ("real_time", "cpu_time")
 

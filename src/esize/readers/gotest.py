@@ -4,13 +4,24 @@ Every result line reads ``BenchmarkName-P  N  v ns/op [v unit ...]``: the name (
 ``-P``, the GOMAXPROCS the benchmark ran with, when it is not 1), the number of
 iterations ``N`` the harness timed, and the value of each metric per iteration. The
 time per operation (``ns/op``) is read; the other metrics (``B/op``,
-``allocs/op``, ``MB/s``, custom ones) are ignored. Every line of a benchmark is one
-run of it: one level, ``run`` (``-count`` sets how many). The runs of one ``-count N``
-share a ``go test`` process, so the variation between processes is only seen in
-files that concatenate several ``go test`` invocations.
+``allocs/op``, ``MB/s``, custom ones) are ignored.
+
+Levels: ``process > run``. One ``go test`` invocation builds a test binary per package
+and runs each once: every ``-count N`` result line of a benchmark is one run, and the
+runs of one binary share a process. Files that concatenate several invocations
+(``for i in 1 2 3 4 5; do go test -bench . -count 4; done > old.txt``) hold several
+processes, which is what shows the variation between processes. The end of a binary's
+output is recognised by its status lines: ``PASS`` or ``FAIL`` alone on a line, and
+the go command's summary of a package, ``ok  <pkg> <time>`` or ``FAIL  <pkg> ...``.
+A repeated header (a ``goos:``, ``goarch:``, ``pkg:`` or ``cpu:`` line after results
+of the current process) ends a process too, for logs whose status lines were cut
+out. The first result line after such an end starts a new process; a file without
+any is one process. A benchmark need not appear in every process (a ``pkg:`` block
+that lacks it, a ``-run``/``-bench`` pattern changed between invocations): it gets
+the processes it appears in.
 
 The output of ``go test -json`` (test2json events) is read the same way, from the
-text of its ``output`` events.
+text of its ``output`` events joined package by package.
 
 Configuration lines (``goos: linux``, ``pkg: hash/crc32``, ``cpu: ...``) and any
 other text (test logs, ``PASS``, ``ok  pkg 1.2s``) may come before, between and after
@@ -20,6 +31,21 @@ written, ``-P`` suffix included, which is how benchstat names its rows, so that
 say). A name found under two configurations (two ``pkg:`` headers, or benchstat's
 ``note: before`` and ``note: after`` in one file) is two benchmarks, named with the
 keys that differ in brackets: ``BenchmarkX [note=after]``.
+
+Which lines are results is decided as benchstat's reader (``golang.org/x/perf/benchfmt``)
+does, except that it warns and goes on where a malformed line stops the reading here.
+A line is a result when it starts with a benchmark name (``Benchmark``, then nothing
+or a character that is not a lower-case letter) followed by blanks and an iteration
+count. A name alone (what ``go test -v`` prints before a benchmark's results), or a
+name followed by a word that is not a number (a benchmark's own output printed after
+its name, ``--- FAIL``), is not a result and is skipped, where benchstat warns. Once
+the second field is a number (digits of any script, with or without a sign, point,
+exponent or separators), the line must be well formed, or reading stops with the
+line's number: the count in ASCII digits (``[0-9]+``), then one or more pairs of
+a value and a unit that is not a number, each value an ASCII decimal number (``12``,
+``1.5``, ``1.2e+03``; ``NaN`` and ``Inf`` are read, then refused for ``ns/op``).
+Digits of other scripts (``١٢``, ``𝟏𝟐``, ``²``) and underscores (``1_000``), which
+Python's own conversions would accept, are refused, as Go refuses them.
 """
 
 from __future__ import annotations
@@ -34,9 +60,14 @@ from ._common import decode_text, plural, prefix, read_bytes
 from .units import unit_info
 
 FORMAT = "gotest"
-LEVELS = ("run",)
-#: Harness option setting the count of each level.
+LEVELS = ("process", "run")
+#: Harness option setting the count of each level. ``go test`` has no option for the
+#: number of processes (each invocation is one per package), so ``process`` has none.
 NEXT_RUN_OPTIONS = {"run": "-count"}
+#: How to observe a level no ``go test`` option sets: a file of one invocation holds one
+#: process.
+SINGLE_UNIT_ADVICE = {"process": "run go test 5 or more times into one file (each run "
+                                 "is a process) to observe it"}
 #: The metric read from every result line.
 METRIC = "ns/op"
 #: Bytes at the start of a file looked at to recognise Go benchmark text.
@@ -47,6 +78,16 @@ SNIFF_BYTES = 1 << 16
 _NAME = re.compile(r"Benchmark(?:[^\sa-z]\S*)?")
 _CONFIG = re.compile(r"([a-z][^\s:]*):(?:\s(.*))?")
 _KNOWN_CONFIG = ("goos", "goarch", "pkg", "cpu")
+# the end of a test binary's output: its own PASS or FAIL, or the go command's line
+# for the package ("ok  \tpkg\t1.2s", "FAIL\tpkg\t0.5s", "FAIL\tpkg [build failed]")
+_END = re.compile(r"PASS|FAIL|(?:ok|FAIL)[ \t]+\S.*")
+# an iteration count, and a value as Go's strconv.ParseFloat reads it in base 10
+# (ASCII only: re.ASCII keeps IGNORECASE from matching a dotless i or a Kelvin sign)
+_COUNT = re.compile(r"[0-9]+")
+_VALUE = re.compile(
+    r"[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e[+-]?[0-9]+)?|inf(?:inity)?|nan)",
+    re.ASCII | re.IGNORECASE,
+)
 # benchstat's own output: the table rules of benchstat 2 and the header of benchstat 1
 _BENCHSTAT_OUT = re.compile(
     r"^\s*│.*│\s*$|^name\s+((old|new) )?\S+/(op|s)\b|^.*±.*\(p=\d\.\d+ n=\d+(\+\d+)?\)",
@@ -54,27 +95,63 @@ _BENCHSTAT_OUT = re.compile(
 )
 
 
-def _number(text: str) -> float | None:
-    try:
-        return float(text)
-    except ValueError:
-        return None
+class _Malformed(Exception):
+    """A line that has a benchmark name and an iteration count but is not a result."""
+
+
+def _numeric(text: str) -> bool:
+    """Whether a field was meant as a number: digits of any script (``١٢``, ``²``),
+    possibly with a sign, a point, an exponent or separators (``1_000``, ``1,5``)."""
+    return any(c.isnumeric() for c in text) and all(c.isnumeric() or c in "+-._,eE"
+                                                      for c in text)
 
 
 def _result(fields: list[str]) -> tuple[int, list[tuple[float, str]]] | None:
-    """Iterations and (value, unit) pairs of a result line's fields, or None."""
-    if len(fields) < 4 or len(fields) % 2 != 0 or not _NAME.fullmatch(fields[0]):
+    """Iterations and (value, unit) pairs of a result line's fields.
+
+    None when the line is not a result (no benchmark name, or no iteration count
+    after it); :class:`_Malformed` when it has both but the rest is not value and
+    unit pairs in ASCII digits.
+    """
+    if len(fields) < 2 or not _NAME.fullmatch(fields[0]):
         return None
-    if not fields[1].isdigit():
+    name, count, rest = fields[0], fields[1], fields[2:]
+    if not _COUNT.fullmatch(count):
+        if _numeric(count):
+            raise _Malformed(f"the iteration count {count!r} of {name} is not a whole "
+                             "number in ASCII digits")
         return None
+    if not rest:
+        raise _Malformed(f"{name} has an iteration count ({count}) but no value and unit")
     pairs = []
-    for k in range(2, len(fields), 2):
-        v = _number(fields[k])
-        unit = fields[k + 1]
-        if v is None or _number(unit) is not None:
-            return None
-        pairs.append((v, unit))
-    return int(fields[1]), pairs
+    for k in range(0, len(rest), 2):
+        value = rest[k]
+        if not _VALUE.fullmatch(value):
+            raise _Malformed(f"the value {value!r} of {name} is not a number in ASCII "
+                             "digits")
+        if k + 1 == len(rest):
+            raise _Malformed(f"the value {value} of {name} has no unit after it")
+        unit = rest[k + 1]
+        if _VALUE.fullmatch(unit) or _numeric(unit):
+            raise _Malformed(f"{name} has a number ({unit!r}) where the unit of {value} "
+                             "belongs")
+        pairs.append((float(value), unit))
+    return int(count), pairs
+
+
+def _looks_like_result(fields: list[str]) -> bool:
+    """Whether the fields of a line read as a result, well formed or not: a name, an
+    iteration count, and pairs of a number and a unit that is not a number (in any
+    script), which no header or row of a tidy table has."""
+    try:
+        if _result(fields) is not None:
+            return True
+    except _Malformed:
+        values, units = fields[2::2], fields[3::2]
+        return (len(fields) >= 4 and len(fields) % 2 == 0 and _numeric(fields[1])
+                and all(_VALUE.fullmatch(v) or _numeric(v) for v in values)
+                and not any(_VALUE.fullmatch(u) or _numeric(u) for u in units))
+    return False
 
 
 def sniff_text(head: str) -> bool:
@@ -83,9 +160,10 @@ def sniff_text(head: str) -> bool:
 
     True when a line holds a benchmark result (a name starting with ``Benchmark``,
     an iteration count, then value and unit pairs with a unit that is not a number,
-    which no header or row of a tidy table has), or when the first line that is not
-    blank is one of ``go test``'s configuration lines (``goos:``, ``goarch:``,
-    ``pkg:``, ``cpu:``).
+    which no header or row of a tidy table has; a count or value in other digits
+    than ASCII still counts, for :func:`parse_text` to refuse by line), or when the
+    first line that is not blank is one of ``go test``'s configuration lines
+    (``goos:``, ``goarch:``, ``pkg:``, ``cpu:``).
     """
     lines = head.splitlines()
     if len(head) >= SNIFF_BYTES and lines:
@@ -94,7 +172,7 @@ def sniff_text(head: str) -> bool:
     m = _CONFIG.fullmatch(first)
     if m and m.group(1) in _KNOWN_CONFIG:
         return True
-    if any(_result(ln.split()) is not None for ln in lines if ln.startswith("Benchmark")):
+    if any(_looks_like_result(ln.split()) for ln in lines if ln.startswith("Benchmark")):
         return True
     return _BENCHSTAT_OUT.search(head) is not None
 
@@ -147,33 +225,49 @@ def read_text(p, max_bytes: int | None = None) -> str:
 
 
 def parse_text(text: str, source) -> dict:
-    """``{name: (ns/op of every run, UnitInfo)}`` in the order of first appearance.
+    """``{name: (units, UnitInfo)}`` in the order of first appearance, ``units`` the
+    ns/op of every run of the benchmark, one list per process it appears in.
 
     Raises
     ------
     InputError
         The text holds benchstat's summary instead of results, no result line, no
-        ``ns/op`` on any result line, or a value that is not a finite number.
+        ``ns/op`` on any result line, a malformed result line (an iteration count
+        not followed by value and unit pairs in ASCII digits; the message names the
+        line), or an ``ns/op`` that is not a finite number.
 
     Warns
     -----
     EsizeWarning
         For benchmarks left out because none of their lines has ``ns/op``.
     """
-    runs: dict[tuple[str, tuple], list[float]] = {}
+    # (name, configuration) -> process number -> ns/op of its runs
+    runs: dict[tuple[str, tuple], dict[int, list[float]]] = {}
     config: dict[str, str] = {}
     without: dict[tuple[str, tuple], str] = {}
     results = 0
+    process, ended, in_process = 0, False, False
     for lineno, line in enumerate(text.splitlines(), 1):
         if not line.startswith("Benchmark"):
-            m = _CONFIG.fullmatch(line.rstrip())  # indented log lines are not configuration
+            stripped = line.rstrip()
+            if _END.fullmatch(stripped):
+                ended = True
+                continue
+            m = _CONFIG.fullmatch(stripped)  # indented log lines are not configuration
             if m:
                 config[m.group(1)] = (m.group(2) or "").strip()
+                ended = ended or (in_process and m.group(1) in _KNOWN_CONFIG)
             continue
         fields = line.split()
-        parsed = _result(fields)
+        try:
+            parsed = _result(fields)
+        except _Malformed as exc:
+            raise InputError(source, f"line {lineno}: {exc}") from None
         if parsed is None:
             continue
+        if ended:
+            process, ended = process + 1, False
+        in_process = True
         results += 1
         _, pairs = parsed
         key = (fields[0], tuple(sorted(config.items())))
@@ -185,7 +279,7 @@ def parse_text(text: str, source) -> dict:
             raise InputError(
                 source, f"{prefix(fields[0])}line {lineno}: {METRIC} is {value!r}, not a "
                 "finite number")
-        runs.setdefault(key, []).append(value)
+        runs.setdefault(key, {}).setdefault(process, []).append(value)
     if not results:
         if _BENCHSTAT_OUT.search(text):
             raise InputError(
@@ -211,8 +305,8 @@ def parse_text(text: str, source) -> dict:
         configs.setdefault(name, []).append(dict(conf))
     unit = unit_info(METRIC)
     out: dict = {}
-    for (name, conf), values in runs.items():
-        out[_label(name, dict(conf), configs[name])] = (values, unit)
+    for (name, conf), processes in runs.items():
+        out[_label(name, dict(conf), configs[name])] = (list(processes.values()), unit)
     return out
 
 

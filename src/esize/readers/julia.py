@@ -27,7 +27,7 @@ import json
 import warnings
 
 from .._errors import EsizeWarning, InputError
-from ._common import need, numbers, prefix, shown
+from ._common import need, numbers, one_process_caveat, prefix, shown
 from .units import unit_info
 
 FORMAT = "julia"
@@ -35,6 +35,11 @@ LEVELS = ("sample",)
 #: Harness option setting the count of each level (a keyword of ``@benchmark`` and of
 #: ``BenchmarkTools.Parameters``).
 NEXT_RUN_OPTIONS = {"sample": "samples="}
+#: The level above the file's own that none of its files can see: the harness
+#: measures every sample of a benchmark in its one process.
+UNOBSERVED_TOP = "process"
+#: What every benchmark read from such a file says of it.
+UNOBSERVED_CAVEAT = one_process_caveat("sample")
 
 _ONE_NUMBER = ("TrialEstimate", "TrialRatio", "TrialJudgement")
 _SAVED = ("BenchmarkGroup", "Trial", *_ONE_NUMBER)

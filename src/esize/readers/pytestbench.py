@@ -19,13 +19,18 @@ from __future__ import annotations
 import warnings
 
 from .._errors import EsizeWarning, InputError
-from ._common import mapping, need, numbers, plural, prefix, shown
+from ._common import mapping, need, numbers, one_process_caveat, plural, prefix, shown
 from .units import unit_info
 
 FORMAT = "pytest-benchmark"
 LEVELS = ("round",)
 #: Harness option setting the count of each level.
 NEXT_RUN_OPTIONS = {"round": "--benchmark-min-rounds"}
+#: The level above the file's own that none of its files can see: the harness
+#: measures every round of a benchmark in its one process.
+UNOBSERVED_TOP = "process"
+#: What every benchmark read from such a file says of it.
+UNOBSERVED_CAVEAT = one_process_caveat("round")
 
 _KEEP_DATA = ("pytest-benchmark keeps each round's time in files written with "
               "--benchmark-json=FILE, or with --benchmark-save-data beside "

@@ -1,0 +1,318 @@
+"""Issue 40's simulations, judged by the rules of prereg/2026-11-28-stats-round3.md.
+
+    python benchmarks/bench_stats_round3.py [--reps N] [--only R1,R2,...] [--json FILE]
+
+R1 one-process formats (files of Go, Google Benchmark, pytest-benchmark, criterion,
+Julia and asv, each built from a real file of the format with the simulated values in
+place of its own), R2 unrecorded and labelled sessions (tidy CSV files), R3 the
+bootstrap at 10-12 units, R4 the outlier caveat, R5 suites (multiplicity, Benjamini-
+Hochberg). Every comparison goes through the command line's own code path
+(``esize compare`` in-process) or, for R3-R5, :func:`esize.compare.compare_pairs`.
+Seeds: ``SeedSequence(20261128)`` spawned per scenario in the rules' order. Each rate
+is printed with its Monte Carlo standard error and the rule's verdict (PASS / FAIL).
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import math
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+import esize as ez
+from esize.cli import build_parser
+from esize.cli._markdown import render_markdown
+from esize.cli.compare import compare
+from esize.compare import compare_pairs, make_pair
+
+ROOT = Path(__file__).resolve().parents[1]
+REAL = ROOT / "tests" / "data" / "real"
+MADE = ROOT / "tests" / "data" / "made-here"
+SEED = 20261128
+SCENARIOS = ("R1", "R2", "R3", "R4", "R5")
+
+
+def _se(p: float, n: int) -> float:
+    return math.sqrt(max(p * (1 - p), 0.0) / n)
+
+
+def _values(rng, shape, sd_top, sd_low, sd_session=0.0, mean=1e-3):
+    """Log-normal values, 1 ms times exp(session + top + low), the top effect per row."""
+    top = rng.normal(0.0, sd_top, shape[:1] + (1,) * (len(shape) - 1))
+    low = rng.normal(0.0, sd_low, shape)
+    return mean * np.exp(rng.normal(0.0, sd_session) + top + low) if sd_session else \
+        mean * np.exp(top + low)
+
+
+# -- R1: files of one process, written from a real file of each format ---------------------
+def _gbench(values, path):
+    doc = json.loads((REAL / "gbench-bencode-10reps.json").read_text())
+    entry = doc["benchmarks"][0]
+    doc["benchmarks"] = [{**entry, "name": "BM_x", "run_name": "BM_x", "repetitions": len(values),
+                          "repetition_index": i, "real_time": v * 1e9, "cpu_time": v * 1e9,
+                          "time_unit": "ns"} for i, v in enumerate(values)]
+    for e in doc["benchmarks"]:
+        e.pop("bytes_per_second", None)
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def _pytestbench(values, path):
+    doc = json.loads((REAL / "pytest-benchmark-sleep-cut.json").read_text())
+    b = copy.deepcopy(doc["benchmarks"][0])
+    v = [float(x) for x in values]
+    b["stats"].update(data=v, rounds=len(v), min=min(v), max=max(v), mean=float(np.mean(v)),
+                      median=float(np.median(v)), stddev=float(np.std(v, ddof=1)),
+                      total=float(np.sum(v)), ops=1 / float(np.mean(v)))
+    doc["benchmarks"] = [b]
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def _criterion(values, path):
+    src = REAL / "criterion-deduplicate" / "get" / "moka get" / "256" / "new"
+    out = path / "get" / "moka get" / "256" / "new"
+    out.mkdir(parents=True)
+    shutil.copy(src / "benchmark.json", out / "benchmark.json")
+    shutil.copy(src / "estimates.json", out / "estimates.json")
+    iters = [19.0] * len(values)
+    (out / "sample.json").write_text(json.dumps(
+        {"sampling_mode": "Flat", "iters": iters,
+         "times": [float(v) * 1e9 * 19.0 for v in values]}))
+    return path
+
+
+def _julia(values, path):
+    doc = json.loads((REAL / "julia-mlogit-bare-group.json").read_text())
+    trial = doc[1]["data"]["mlogit"]
+    trial[1]["times"] = [float(v) * 1e9 for v in values]
+    trial[1]["gctimes"] = [0.0] * len(values)
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def _asv(values, path):
+    doc = json.loads((MADE / "asv-sortbench-old.json").read_text())
+    cols = doc["result_columns"]
+    name = "bench_sort.time_join"
+    row = dict(zip(cols, doc["results"][name]))
+    v = [float(x) for x in values]
+    row.update(result=[float(np.median(v))], params=[], samples=[v], stats_repeat=[len(v)],
+               stats_number=[1], stats_q_25=[float(np.percentile(v, 25))],
+               stats_q_75=[float(np.percentile(v, 75))], stats_ci_99_a=[min(v)],
+               stats_ci_99_b=[max(v)])
+    doc["results"] = {name: [row[c] for c in cols if c in row]}
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def _gotest(values, path):
+    lines = ["goos: linux", "goarch: amd64", "pkg: example.com/x", "cpu: simulated"]
+    lines += [f"BenchmarkX-8   \t    1000\t  {v * 1e9:.1f} ns/op" for v in values]
+    lines += ["PASS", "ok  \texample.com/x\t1.234s"]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+WRITERS = {"gotest": (_gotest, "txt"), "gbench": (_gbench, "json"),
+           "pytest-benchmark": (_pytestbench, "json"), "criterion": (_criterion, ""),
+           "julia": (_julia, "json"), "asv": (_asv, "json")}
+
+
+def _cli(argv):
+    return compare(build_parser().parse_args(["compare", *map(str, argv)]))
+
+
+def r1(rng, reps, tmp):
+    out = {}
+    for fmt, (write, ext) in WRITERS.items():
+        confident = named = 0
+        for i in range(reps):
+            paths = []
+            for side in ("old", "new"):
+                vals = _values(rng, (1, 20), 0.01, 0.03)[0]
+                name = f"{fmt}-{i}-{side}" + (f".{ext}" if ext else "")
+                paths.append(write(vals, tmp / name))
+            res = _cli([*paths, "--method", "fieller", "--threshold", "0"])
+            for row in res.rows:
+                confident += row.verdict != "inconclusive"
+                named += bool(row.reason and "process" in row.reason)
+            for p in paths:
+                shutil.rmtree(p) if p.is_dir() else p.unlink()
+        ok = confident == 0 and named == reps
+        out[fmt] = {"pairs": reps, "confident": confident, "reason_names_process": named,
+                    "rule": "PASS" if ok else "FAIL"}
+        print(f"R1 {fmt:<17} confident {confident}/{reps}, reason names the process "
+              f"{named}/{reps}: {out[fmt]['rule']}", flush=True)
+    return out
+
+
+# -- R2: sessions -----------------------------------------------------------------------------
+def _tidy(path, data, levels):
+    idx = np.indices(data.shape).reshape(data.ndim, -1).T
+    rows = [",".join(map(str, (*ix, repr(float(v))))) for ix, v in zip(idx, data.ravel())]
+    path.write_text(",".join((*levels, "time")) + "\n" + "\n".join(rows) + "\n")
+    return path
+
+
+def r2(rng, reps, tmp):
+    out = {}
+    for procs in (10, 30):
+        carried, covered = 0, 0
+        for i in range(reps):
+            paths = [_tidy(tmp / f"s{i}{side}.csv",
+                           _values(rng, (procs, 20), 0.005, 0.02, sd_session=0.003),
+                           ("process", "iteration")) for side in ("old", "new")]
+            res = _cli([*paths, "--levels", "process", "--method", "fieller", "--threshold",
+                        "0"])
+            doc = res.to_json()
+            text, md = res.render_text(), render_markdown(doc)
+            carried += all("drift: neither system" in t.lower()
+                           for t in (text, json.dumps(doc), md))
+            covered += res.rows[0].fieller.contains(1.0)
+            for p in paths:
+                p.unlink()
+        ok = carried == reps
+        key = f"{procs}x20"
+        out[key] = {"reps": reps, "drift_note": carried, "coverage": covered / reps,
+                    "coverage_se": _se(covered / reps, reps), "rule_2a": "PASS" if ok else "FAIL"}
+        print(f"R2a {key}: drift note in text, JSON and markdown {carried}/{reps}: "
+              f"{out[key]['rule_2a']} (coverage without rounds {100 * covered / reps:.1f} % "
+              f"+- {100 * _se(covered / reps, reps):.1f}, not judged)", flush=True)
+    covered, absent = 0, 0
+    for i in range(reps):
+        offsets = rng.normal(0.0, 0.003, (5, 1, 1))  # the round's, shared by old and new
+        paths = []
+        for side in ("old", "new"):
+            data = _values(rng, (5, 2, 20), 0.0, 0.02)
+            data = data * np.exp(offsets + rng.normal(0.0, 0.005, (5, 2, 1)))
+            paths.append(_tidy(tmp / f"r{i}{side}.csv", data, ("round", "process", "iteration")))
+        res = _cli([*paths, "--levels", "round,process", "--method", "fieller", "--threshold",
+                    "0"])
+        covered += res.rows[0].fieller.contains(1.0)
+        absent += not any(n.startswith("drift") for n in res.notes)
+        for p in paths:
+            p.unlink()
+    cov = covered / reps
+    ok = cov >= 0.93 and absent == reps
+    out["rounds"] = {"reps": reps, "coverage": cov, "coverage_se": _se(cov, reps),
+                     "drift_note_absent": absent, "rule_2b": "PASS" if ok else "FAIL"}
+    print(f"R2b 5 rounds x 2 x 20 interleaved: coverage {100 * cov:.1f} % +- "
+          f"{100 * _se(cov, reps):.1f} (rule >= 93 %), drift note absent {absent}/{reps}: "
+          f"{out['rounds']['rule_2b']}", flush=True)
+    return out
+
+
+# -- R3: the bootstrap with 10-12 units -------------------------------------------------------
+def r3(rng, reps):
+    out = {}
+    for units in (10, 11, 12):
+        false = 0
+        for i in range(reps):
+            o = ez.Design(_values(rng, (units, 10), 0.01, 0.03), ("process", "iteration"))
+            n = ez.Design(_values(rng, (units, 10), 0.01, 0.03), ("process", "iteration"))
+            res = compare_pairs([make_pair(None, o, n)], method="bootstrap", threshold=0.0,
+                                resamples=2000, seed=int(rng.integers(2**32)))
+            false += res.rows[0].verdict in ("faster", "slower")
+        rate = false / reps
+        out[units] = {"reps": reps, "false_verdicts": rate, "se": _se(rate, reps),
+                      "rule": "PASS" if rate <= 0.055 else "FAIL"}
+        print(f"R3 {units} units: false verdicts {100 * rate:.2f} % +- "
+              f"{100 * _se(rate, reps):.2f} (rule <= 5.5 %): {out[units]['rule']}", flush=True)
+    return out
+
+
+# -- R4: heavy tails --------------------------------------------------------------------------
+def _outlier_fired(rng, heavy):
+    designs = []
+    for _ in range(2):
+        x = _values(rng, (10, 100), 0.01, 0.02)
+        if heavy:
+            x = np.where(rng.random(x.shape) < 0.002, 10 * x, x)
+        designs.append(ez.Design(x, ("process", "iteration")))
+    res = compare_pairs([make_pair(None, *designs)], method="fieller", threshold=0.0)
+    return any("lie far out" in c for c in res.rows[0].caveats)
+
+
+def r4(rng, reps):
+    fired = sum(_outlier_fired(rng, True) for _ in range(reps)) / reps
+    clean = sum(_outlier_fired(rng, False) for _ in range(reps)) / reps
+    out = {"reps": reps, "fired_heavy": fired, "fired_clean": clean,
+           "rule_4a": "PASS" if fired >= 0.90 else "FAIL",
+           "rule_4c": "PASS" if clean <= 0.05 else "FAIL", "rule_4b": "not run (no robust option)"}
+    print(f"R4a outlier caveat with heavy tails {100 * fired:.1f} % +- "
+          f"{100 * _se(fired, reps):.1f} (rule >= 90 %): {out['rule_4a']}")
+    print(f"R4c outlier caveat on clean data {100 * clean:.2f} % (rule <= 5 %): "
+          f"{out['rule_4c']}; R4b not run (no robust estimator yet)", flush=True)
+    return out
+
+
+# -- R5: suites -------------------------------------------------------------------------------
+def r5(rng, suites):
+    noted, listed, agree, total = 0, 0, 0, 0
+    for s in range(suites):
+        # systems x benchmarks x processes x iterations; process sd 1 %, iteration 3 %
+        data = 1e-3 * np.exp(rng.normal(0, 0.01, (2, 100, 5, 1))
+                             + rng.normal(0, 0.03, (2, 100, 5, 10)))
+        pairs = [make_pair(f"b{k}", ez.Design(data[0, k], ("process", "iteration")),
+                           ez.Design(data[1, k], ("process", "iteration"))) for k in range(100)]
+        res = compare_pairs(pairs, method="fieller", threshold=0.0)
+        noted += any("were each tested" in n for n in res.notes)
+        listed += bool(res.fdr and res.fdr["changed"])
+        for r in res.rows:
+            excl = r.fieller.bounded and not r.fieller.contains(1.0)
+            agree += (r.p_value < 0.05) == excl
+            total += 1
+    any_rate = listed / suites
+    out = {"suites": suites, "note": noted, "any_listed": any_rate, "se": _se(any_rate, suites),
+           "p_agrees": f"{agree}/{total}",
+           "rule_5a": "PASS" if noted == suites else "FAIL",
+           "rule_5b": "PASS" if 1 - any_rate >= 0.929 else "FAIL",
+           "rule_5c": "PASS" if agree == total else "FAIL"}
+    print(f"R5a multiplicity note {noted}/{suites}: {out['rule_5a']}")
+    print(f"R5b suites with any benchmark listed at FDR 5 % {100 * any_rate:.1f} % +- "
+          f"{100 * _se(any_rate, suites):.1f} (rule <= 7.1 %): {out['rule_5b']}")
+    print(f"R5c p < 0.05 exactly when Fieller leaves 1 out: {agree}/{total}: {out['rule_5c']}",
+          flush=True)
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--reps", type=int, default=2000, help="replicates (suites for R5: half)")
+    ap.add_argument("--only", default=",".join(SCENARIOS))
+    ap.add_argument("--json", type=Path, default=None, help="also write the results here")
+    args = ap.parse_args(argv)
+    want = set(args.only.split(","))
+    rngs = dict(zip(SCENARIOS, (np.random.default_rng(s)
+                                for s in np.random.SeedSequence(SEED).spawn(len(SCENARIOS)))))
+    results: dict = {"seed": SEED, "reps": args.reps}
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        if "R1" in want:
+            results["R1"] = r1(rngs["R1"], args.reps, tmp)
+        if "R2" in want:
+            results["R2"] = r2(rngs["R2"], args.reps, tmp)
+    if "R3" in want:
+        results["R3"] = r3(rngs["R3"], args.reps)
+    if "R4" in want:
+        results["R4"] = r4(rngs["R4"], args.reps)
+    if "R5" in want:
+        results["R5"] = r5(rngs["R5"], args.reps // 2)
+    results["seconds"] = round(time.perf_counter() - start, 1)
+    print(f"done in {results['seconds']} s")
+    if args.json is not None:
+        args.json.write_text(json.dumps(results, indent=1, default=str) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
