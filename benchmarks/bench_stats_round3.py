@@ -6,7 +6,7 @@ R1 one-process formats (files of Go, Google Benchmark, pytest-benchmark, criteri
 Julia and asv, each built from a real file of the format with the simulated values in
 place of its own), R2 unrecorded and labelled sessions (tidy CSV files), R3 the
 bootstrap at 10-12 units, R4 the outlier caveat, R5 suites (multiplicity, Benjamini-
-Hochberg). Every comparison goes through the command line's own code path
+Hochberg), and F1 the one-fork figure the docs quote. Every comparison goes through the command line's own code path
 (``esize compare`` in-process) or, for R3-R5, :func:`esize.compare.compare_pairs`.
 Seeds: ``SeedSequence(20261128)`` spawned per scenario in the rules' order. Each rate
 is printed with its Monte Carlo standard error and the rule's verdict (PASS / FAIL).
@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 REAL = ROOT / "tests" / "data" / "real"
 MADE = ROOT / "tests" / "data" / "made-here"
 SEED = 20261128
-SCENARIOS = ("R1", "R2", "R3", "R4", "R5")
+SCENARIOS = ("R1", "R2", "R3", "R4", "R5", "F1")
 
 
 def _se(p: float, n: int) -> float:
@@ -284,6 +284,27 @@ def r5(rng, suites):
     return out
 
 
+# -- F1: the one-fork figure the docs quote (not a rule: a figure) -----------------------------
+def f1(rng, reps):
+    """One fork of 20 iterations against one, fork sd 1 %, iteration sd 3 %, ratio 1:
+    how often the interval that ignores forks covers 1, and how often it claims a change
+    at threshold 0 (with the verdict forced by assume_no_fork_variance)."""
+    covered = claimed = 0
+    for _ in range(reps):
+        o = ez.Design(_values(rng, (1, 20), 0.01, 0.03)[0], ("iteration",))
+        n = ez.Design(_values(rng, (1, 20), 0.01, 0.03)[0], ("iteration",))
+        res = compare_pairs([make_pair(None, o, n)], method="fieller", threshold=0.0,
+                            assume_no_fork_variance=True)
+        covered += res.rows[0].fieller.contains(1.0)
+        claimed += res.rows[0].verdict in ("faster", "slower")
+    out = {"reps": reps, "coverage": covered / reps, "claimed": claimed / reps,
+           "se": _se(covered / reps, reps)}
+    print(f"F1 one fork of 20 iterations each (fork sd 1 %, iteration sd 3 %): coverage "
+          f"{100 * covered / reps:.1f} % +- {100 * out['se']:.1f}, a change claimed in "
+          f"{100 * claimed / reps:.1f} % (figure quoted by the docs)", flush=True)
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--reps", type=int, default=2000, help="replicates (suites for R5: half)")
@@ -307,6 +328,8 @@ def main(argv=None) -> int:
         results["R4"] = r4(rngs["R4"], args.reps)
     if "R5" in want:
         results["R5"] = r5(rngs["R5"], args.reps // 2)
+    if "F1" in want:
+        results["F1"] = f1(rngs["F1"], args.reps)
     results["seconds"] = round(time.perf_counter() - start, 1)
     print(f"done in {results['seconds']} s")
     if args.json is not None:

@@ -379,6 +379,8 @@ class CompareResult:
     ratio new/old   0.769231   (old mean 10.8333, new mean 8.33333)
     Fieller 95 %    [0.691351, 0.860037]
     verdict         faster at threshold 2 % (from fieller): new is 23.08 % faster (95 % CI ...)
+    <BLANKLINE>
+    note        drift: neither system's data label a session or round, so whatever ...
     >>> doc = result.to_json()
     >>> print(doc["verdict"], round(doc["fieller"]["lower"], 4), len(doc["benchmarks"]))
     faster 0.6914 1

@@ -79,9 +79,11 @@ def verdict_obstacle(
 
     * the data held a single unit of their highest level (one fork, one process)
       and that level was dropped: the variation between such units is not in the
-      interval, which is then too narrow whenever they differ (one fork against
-      one, fork sd 1 % and iteration sd 3 %: about 57 % coverage, and a change
-      claimed at a true ratio 1 in some 43 % of runs);
+      interval, which is then too narrow whenever they differ (one fork of 20
+      iterations against one, fork sd 1 % and iteration sd 3 %: 73 % coverage, and
+      a change claimed at a true ratio 1 in 27 % of runs, figure F1 of
+      ``benchmarks/bench_stats_round3.py``); the same holds where a format pools
+      its processes (asv) or holds one (Google Benchmark, criterion, ...);
     * a percentile bootstrap interval resting on fewer than
       :data:`MIN_BOOTSTRAP_UNITS` top-level units (80-93 % coverage at 2 to 5).
 

@@ -107,7 +107,7 @@ def expanded_alpha(alpha: float, n: int) -> float:
     --------
     >>> from esize._percentile import expanded_alpha
     >>> round(expanded_alpha(0.05, 10), 4), round(expanded_alpha(0.05, 100), 4)
-    (0.0171, 0.0455)
+    (0.0171, 0.0461)
     """
     from scipy import special
 

@@ -89,7 +89,7 @@ def test_both_gives_the_librarys_bootstrap_for_a_real_suite(capsys):
     invert, _ = directions(pairs)
     expect = ez.geometric_mean_ratio_ci(
         [(p.old, p.new) for p in pairs], scheme=[p.scheme for p in pairs], n_resamples=400,
-        rng=11, names=[p.name for p in pairs], invert=invert)
+        rng=11, names=[p.name for p in pairs], invert=invert, expand=True)
     s = doc["suite"]
     assert _limits(s["bootstrap"]) == (expect.lower, expect.upper)
     assert s["seed"] == 11 and s["resamples"] == 400

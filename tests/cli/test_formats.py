@@ -52,7 +52,8 @@ def test_compare_pyperf_suites_json(capsys):
         assert b["ratio"] == pytest.approx(n.mean / o.mean, rel=1e-12)
         f = ez.fieller_ci(o, n)
         assert (b["fieller"]["lower"], b["fieller"]["upper"]) == pytest.approx((f.lower, f.upper), rel=1e-12)
-        bs = ez.bootstrap_ratio_ci(o, n, scheme="RR", n_resamples=2000, rng=benchmark_seed(7, b["name"]))
+        bs = ez.bootstrap_ratio_ci(o, n, scheme="RR", n_resamples=2000, rng=benchmark_seed(7, b["name"]),
+                                   expand=True)
         assert (b["bootstrap"]["lower"], b["bootstrap"]["upper"]) == (bs.lower, bs.upper)
         assert b["bootstrap"]["seed"] == 7 and b["bootstrap"]["scheme"] == "RR"
         assert b["unit"] == "second" and b["lower_is_better"] is True
@@ -302,7 +303,8 @@ def test_hyperfine_compare_by_hand(harness, capsys):
         o, n = ez.Design(ro["times"], ("run",)), ez.Design(rn["times"], ("run",))
         f = ez.fieller_ci(o, n)
         assert (b["fieller"]["lower"], b["fieller"]["upper"]) == pytest.approx((f.lower, f.upper), rel=1e-12)
-        bs = ez.bootstrap_ratio_ci(o, n, scheme="R", n_resamples=800, rng=benchmark_seed(2, b["name"]))
+        bs = ez.bootstrap_ratio_ci(o, n, scheme="R", n_resamples=800, rng=benchmark_seed(2, b["name"]),
+                                   expand=True)
         assert (b["bootstrap"]["lower"], b["bootstrap"]["upper"]) == (bs.lower, bs.upper)
     assert out["benchmarks"][0]["verdict"] == "faster"
 
@@ -389,7 +391,7 @@ def test_tidy_single_benchmark_json_unchanged(tmp_path, capsys):
     assert out["notes"][0].startswith("drift: neither system's data label a session or round")
     o = ez.Design(WQE_OLD, ("binary", "execution", "measurement"))
     n = ez.Design(WQE_NEW, o.levels)
-    b = ez.bootstrap_ratio_ci(o, n, n_resamples=500, rng=12345)  # the seed itself, as before
+    b = ez.bootstrap_ratio_ci(o, n, n_resamples=500, rng=12345, expand=True)  # the seed itself
     assert (out["bootstrap"]["lower"], out["bootstrap"]["upper"]) == (b.lower, b.upper)
     one = out["benchmarks"][0]
     assert one["name"] is None

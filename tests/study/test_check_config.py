@@ -325,9 +325,10 @@ def test_the_schema_names_every_field_the_code_reads():
         if spec.get("type") == "object":
             for inner, sub in spec["properties"].items():
                 fields[(name, inner)] = (name in entry["required"] and inner in spec["required"],
-                                         "exclusiveMinimum" in sub, sub)
+                                         sub.get("minimum") == dcosts.MIN_SECONDS, sub)
         else:
-            fields[(name,)] = (name in entry["required"], "exclusiveMinimum" in spec, spec)
+            fields[(name,)] = (name in entry["required"],
+                               spec.get("minimum") == dcosts.MIN_SECONDS, spec)
     assert set(fields) == {keys for keys, *_ in dcosts.COSTS_FIELDS}
     for keys, required, positive, _ in dcosts.COSTS_FIELDS:
         assert fields[keys][:2] == (required, positive), keys

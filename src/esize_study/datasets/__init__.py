@@ -8,6 +8,12 @@
 ``config``
     the workflow configuration checked in one line per problem (``python -m
     esize_study.datasets.config check-config FILE...``, the Makefile's pre-check);
+``yamlfile``
+    configuration and costs files read within limits (regular files of at most
+    1 MiB; YAML aliases, nesting, digits bounded; a key given twice refused);
+``outputs``
+    the directories the workflow writes into (results, logs, generated data)
+    checked to be directories of their own;
 ``files``
     raw tidy files read into designs, the pipeline's intermediate files (designs,
     JSON, CSV, Parquet) written atomically, and the scripts' logging;

@@ -24,8 +24,9 @@ from pathlib import Path
 from esize import InputError
 
 from ..paper import numbers as paper
-from .costs import dataset_costs, load_yaml
-from .schema import SCHEMA, with_defaults
+from .costs import dataset_costs
+from .outputs import EXPECTED, OUTPUT_KEYS, dataset_dirs, output_dir_problem
+from .schema import SCHEMA, load_schema, with_defaults
 from .settings import (
     _MISSING,
     ConfigError,
@@ -36,6 +37,7 @@ from .settings import (
     dataset_name_problem,
     dataset_settings,
 )
+from .yamlfile import brief, load_yaml, read_text, value_problem
 
 __all__ = [
     "SCHEMA",
@@ -66,17 +68,15 @@ def load_config_file(path: str | Path) -> dict:
     Raises
     ------
     esize.InputError
-        When the file cannot be read, is not valid YAML (the message names the line
-        as ``FILE:LINE``) or does not hold a mapping of keys.
+        When the file cannot be read (it is not a regular file, or larger than
+        :data:`~esize_study.datasets.yamlfile.MAX_FILE_BYTES`), is not valid YAML (the
+        message names the line as ``FILE:LINE``), goes beyond the limits of
+        :mod:`esize_study.datasets.yamlfile` (aliases, nesting, digits, a key given
+        twice) or does not hold a mapping of keys.
     """
     shown = _shown(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(shown, "no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(shown, f"cannot read: {getattr(exc, 'strerror', None) or exc}") from None
-    data = load_yaml(text, shown, "YAML syntax error")
+    text = read_text(path, shown)  # a regular file of at most 1 MiB, never a FIFO or device
+    data = load_yaml(text, shown, "YAML syntax error")  # within the limits of .yamlfile
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -125,6 +125,7 @@ def _locate(keys, value, sources) -> str:
 
 def _schema_message(error, config, sources) -> str:
     """One line for one ``jsonschema`` validation error."""
+    error = _innermost(error)
     keys = list(error.absolute_path)
     if "propertyNames" in error.absolute_schema_path and keys == ["datasets"]:
         where = _locate([*keys, error.instance], _MISSING, sources)
@@ -147,10 +148,67 @@ def _schema_message(error, config, sources) -> str:
     else:  # the whole configuration (a required key missing): name the last file
         files = [name for name, _ in sources if name != "--config"]
         where = _shown(files[-1]) if files else "config"
-    what = " ".join(error.message.split())
-    if len(what) > 200:
-        what = what[:197] + "..."
+    what = _schema_what(error)
     return f"{where}: {_dotted(keys)}: {what}" if keys else f"{where}: {what}"
+
+
+def _innermost(error):
+    """For an ``anyOf``/``oneOf`` error, the error of the branch the value fits the shape
+    of but fails deeper inside (``costs: {build: -1}``: ``costs.build``), where there is
+    one; otherwise the error itself."""
+    while error.validator in ("anyOf", "oneOf") and error.context:
+        deeper = [e for e in error.context if len(e.absolute_path) > len(error.absolute_path)]
+        if not deeper:
+            break
+        error = max(deeper, key=lambda e: len(e.absolute_path))
+    return error
+
+
+def _schema_what(error) -> str:
+    """What a ``jsonschema`` error says, with a short form of the value it names (never
+    the whole of a large value), and for ``anyOf`` the schema's ``expected``."""
+    schema = error.schema if isinstance(error.schema, Mapping) else {}
+    if error.validator in ("anyOf", "oneOf") and isinstance(schema.get("expected"), str):
+        return f"expected {' '.join(schema['expected'].split())}, not {brief(error.instance)}"
+    message = error.message
+    whole = repr(error.instance)  # jsonschema's messages begin with the value, most of them
+    if message.startswith(whole):
+        message = brief(error.instance) + message[len(whole):]
+    what = " ".join(message.split())
+    return what if len(what) <= 200 else what[:197] + "..."
+
+
+def _where_keys(keys: Sequence, sources) -> str:
+    """``FILE:LINE: keys`` of a value found by :func:`value_problem` (the last source
+    that holds it), the keys shortened when they are many."""
+    where = _locate(list(keys), _MISSING, sources)
+    if where == "config" and keys:
+        where = _locate(list(keys[:1]), _MISSING, sources)
+    shown = _dotted(keys)
+    if len(shown) > 100:
+        shown = shown[:97] + "..."
+    return f"{where}: {shown}" if keys else where
+
+
+def _output_dirs_problem(config: Mapping, schema: Mapping, sources) -> str | None:
+    """The first of ``results_dir``, ``logs_dir`` and ``data_dir`` (given, or their
+    defaults) that is not a directory of its own (:mod:`esize_study.datasets.outputs`)."""
+    cwd = Path.cwd().resolve()
+    dirs = dataset_dirs(config, cwd)
+    for key in OUTPUT_KEYS:
+        default = schema.get("properties", {}).get(key, {}).get("default")
+        value = config.get(key, default)
+        problem = output_dir_problem(key, value, dirs, cwd)
+        if not problem:
+            continue
+        if key in config:
+            where = _locate([key], value, sources)
+        else:
+            files = [name for name, _ in sources if name != "--config"]
+            where = _shown(files[-1]) if files else "config"
+        return (f"{where}: {key}: {EXPECTED.format(default=default)}; {brief(value)} "
+                f"{problem}")
+    return None
 
 
 def config_problem(
@@ -160,8 +218,11 @@ def config_problem(
 ) -> str | None:
     """The first problem of a workflow configuration, in one line, or None.
 
-    Checks ``config`` against the JSON schema, then every dataset: its name
-    (:func:`dataset_name_problem`), a directory dataset's path (a directory holding
+    Checks the values' limits (:func:`esize_study.datasets.yamlfile.value_problem`:
+    finite numbers, nesting, size), ``config`` against the JSON schema, then every
+    dataset's name (:func:`dataset_name_problem`), the directories the workflow writes
+    into (:func:`esize_study.datasets.outputs.output_dir_problem`), then every
+    dataset: a directory dataset's path (a directory holding
     data files), its costs file (a regular file, parsed and holding every field of
     :data:`esize_study.datasets.costs.COSTS_FIELDS` for each benchmark: :func:`dataset_costs`), a stand-in's
     benchmarks. A problem in a costs file names that file, not a configuration file.
@@ -185,10 +246,11 @@ def config_problem(
         ``"FILE:LINE: problem"`` or None when the configuration is usable.
     """
     import jsonschema
-    import yaml
 
-    if not isinstance(schema, Mapping):
-        schema = yaml.safe_load(Path(schema).read_text(encoding="utf-8"))
+    schema = load_schema(schema)  # read once per file and version
+    found = value_problem(config)  # NaN, inf, huge, deep or self-containing values
+    if found:
+        return f"{_where_keys(found[0], sources)}: {found[1]}"
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(
         validator.iter_errors(config),
@@ -200,6 +262,9 @@ def config_problem(
         problem = dataset_name_problem(name)  # also without the schema's propertyNames
         if problem:
             return f"{_locate(['datasets', name], _MISSING, sources)}: datasets: {problem}"
+    problem = _output_dirs_problem(config, schema, sources)
+    if problem:
+        return problem
     if config.get("mode") == "analyse":
         return None  # make analyse checks its datasets itself (esize_study.analysis.check)
     for name in config["datasets"]:

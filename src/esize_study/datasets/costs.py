@@ -25,9 +25,13 @@ from .settings import (
     dataset_benchmarks,
     dataset_settings,
 )
+from .yamlfile import MAX_INT_DIGITS, load_yaml, read_text
 
 __all__ = [
     "COSTS_FIELDS",
+    "MIN_SECONDS",
+    "MAX_SECONDS",
+    "load_yaml",
     "read_costs_file",
     "costs_problem",
     "costs_entry_problem",
@@ -54,22 +58,13 @@ COSTS_FIELDS: tuple[tuple[tuple[str, ...], bool, bool, str], ...] = (
      "gives the budget the measurement took, the 'measured' row)"),
 )
 
+#: The shortest time a positive field may hold (a nanosecond: no benchmark's cost is
+#: less, and costs are divided by it) and the longest any field may hold (about 31
+#: years); the schema's ``minimum`` and ``maximum`` of the fields.
+MIN_SECONDS = 1e-9
+MAX_SECONDS = 1e9
 
 
-def load_yaml(text: str, shown: str, problem: str):
-    """The YAML document ``text`` of file ``shown``; a syntax error is an
-    :class:`~esize.InputError` ``FILE:LINE: <problem>: what`` (line where known)."""
-    import yaml
-
-    try:
-        return yaml.safe_load(text)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        where = f"{shown}:{mark.line + 1}" if mark is not None else shown
-        what = " ".join(str(exc.problem or exc.context or "invalid YAML").split())
-        raise InputError(where, f"{problem}: {what}") from None
-    except yaml.YAMLError as exc:
-        raise InputError(shown, f"{problem}: {' '.join(str(exc).split())}") from None
 
 def dataset_costs(config: Mapping, name: str,
                   benchmarks: Iterable[str] | None = None) -> dict | None:
@@ -115,26 +110,37 @@ def read_costs_file(path: str | Path) -> dict:
     what = _not_a_file(Path(path))
     if what:
         raise InputError(shown, f"costs file {what}")
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise InputError(shown, "cannot read: not UTF-8 text") from None
-    except OSError as exc:
-        raise InputError(shown, f"cannot read: {exc.strerror or exc}") from None
+    text = read_text(path, shown)  # a regular file of at most 1 MiB
     if not text.strip():
         raise InputError(shown, "the costs file is empty")
     if str(path).lower().endswith((".yaml", ".yml")):
         data = load_yaml(text, shown, "not valid YAML")
     else:
         try:
-            data = json.loads(text)
+            data = json.loads(text, parse_int=_json_int)
         except json.JSONDecodeError as exc:
             raise InputError(f"{shown}:{exc.lineno}",
                              f"not valid JSON: {exc.msg} (column {exc.colno})") from None
+        except _TooLong as exc:
+            raise InputError(shown, str(exc)) from None
+        except RecursionError:
+            raise InputError(shown, "expected a few levels of nesting (the JSON is nested "
+                                    "hundreds of levels deep)") from None
     if not isinstance(data, dict):
         raise InputError(shown, "a costs file holds a mapping with 'sets': {benchmark: "
                                 f"costs}}, not {_brief(data)}")
     return data
+
+
+class _TooLong(ValueError):
+    """An integer of a JSON costs file with too many digits."""
+
+
+def _json_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise _TooLong(f"expected integers of at most {MAX_INT_DIGITS} digits, not one of "
+                       f"{len(text.lstrip('-'))}")
+    return int(text)
 
 
 def _brief(value) -> str:
@@ -178,6 +184,12 @@ def costs_entry_problem(entry) -> tuple[tuple[str, ...], str] | None:
             return keys, f"{value!r} is not a finite number"
         if positive and value <= 0:
             return keys, f"{value!r} is not positive: a time in seconds must be more than 0"
+        if positive and value < MIN_SECONDS:
+            return keys, (f"{value!r} is less than {MIN_SECONDS:g}: expected a time in "
+                          "seconds of at least a nanosecond")
+        if abs(value) > MAX_SECONDS:
+            return keys, (f"{value!r} is more than {MAX_SECONDS:g}: expected a time in "
+                          "seconds of at most about 31 years")
     return None
 
 

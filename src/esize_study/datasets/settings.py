@@ -16,6 +16,7 @@ from esize import InputError
 
 from ..paper import numbers as paper
 from .schema import entry_with_defaults, section_with_defaults
+from .yamlfile import brief, compose, dotted
 
 __all__ = [
     "REPRODUCE",
@@ -48,17 +49,24 @@ COVERAGE_VALIDATION_OVERRIDES = ("experiments", "resamples")
 #: Snakemake wildcard value, so no '/', '{', space or leading dot, and no '..'.
 DATASET_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 DATASET_NAME_RULE = "use letters, digits, '.', '_' and '-', starting with a letter or digit"
+#: The longest dataset name: it is part of file names, whose length is limited (255
+#: bytes on most file systems, with the rule's suffixes added).
+DATASET_NAME_MAX = 100
 
 
 def dataset_name_problem(name) -> str | None:
     """Why ``name`` cannot name a dataset (one line), or None when it can.
 
-    The rule of :data:`DATASET_NAME`, matched whole, without ``..``; the same as the
-    ``propertyNames`` of ``datasets`` in the schema.
+    The rule of :data:`DATASET_NAME`, matched whole, without ``..``, of at most
+    :data:`DATASET_NAME_MAX` characters; the same as the ``propertyNames`` of
+    ``datasets`` in the schema.
     """
     if not isinstance(name, str):
-        return (f"name {name!r} is not allowed: YAML reads it as a number or another "
-                f"value, not as text; write it in quotes ('{name}')")
+        return (f"name {brief(name)} is not allowed: YAML reads it as a number or another "
+                f"value, not as text; write it in quotes ('{brief(name, 60)}')")
+    if len(name) > DATASET_NAME_MAX:
+        return (f"name {brief(name, 40)} is not allowed: expected at most {DATASET_NAME_MAX} "
+                f"characters, not {len(name)} (it names directories and files)")
     if not DATASET_NAME.fullmatch(name):
         return f"name {name!r} is not allowed: {DATASET_NAME_RULE}"
     if ".." in name:
@@ -290,10 +298,7 @@ def benchmark_file(config: Mapping, name: str, bench_slug: str) -> str:
 
 # -- where a value sits: the messages of every configuration check ----------------------
 def _dotted(keys: Sequence[str | int]) -> str:
-    out = ""
-    for k in keys:
-        out += f"[{k}]" if isinstance(k, int) else (f".{k}" if out else str(k))
-    return out
+    return dotted(keys)
 
 
 def _shown(path: str | Path) -> str:
@@ -312,10 +317,7 @@ def _yaml_line(path: str | Path, keys: Sequence[str | int]) -> int | None:
     """1-based line of the key (or list item) at ``keys`` in a YAML file, if found."""
     import yaml
 
-    try:
-        node = yaml.compose(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        return None
+    node = compose(path)  # None when it cannot be read or is beyond the limits
     line = None
     for k in keys:
         if isinstance(node, yaml.MappingNode):
