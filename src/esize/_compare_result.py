@@ -45,6 +45,9 @@ class Pair:
     unobserved_top : tuple of str
         The highest levels of which a system held a single unit (so that the reader
         dropped them), as ``"old: fork"``; empty when every level was observed.
+    estimator : str
+        ``"mean"``, or the robust summary (``"median"``, ``"trimmed"``) that replaced
+        every lowest-level group of both designs (:func:`esize.compare.robust_design`).
 
     Examples
     --------
@@ -68,6 +71,7 @@ class Pair:
     caveats: tuple = ()
     warmup: dict | None = None
     unobserved_top: tuple = ()
+    estimator: str = "mean"
     old_mean: float = field(init=False)
     new_mean: float = field(init=False)
 
@@ -212,6 +216,8 @@ class CompareRow:
             out["verdict_reason"] = self.reason
         out["description"] = self.description
         out["caveats"] = list(self.caveats)
+        if p.estimator != "mean":
+            out["estimator"] = p.estimator
         out["design"] = {"old": p.old.counts, "new": p.new.counts}
         if not p.same_design:
             out["design_old"] = p.old.counts

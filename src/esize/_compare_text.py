@@ -238,7 +238,8 @@ def assume_flag(level: str) -> str:
 
 def benchmark_caveats(pair: Pair, fieller: Interval | None, boot: Interval | None, *,
                       alpha: float, reason: str | None = None,
-                      assumed: tuple = ()) -> tuple[str, ...]:
+                      assumed: tuple = (), verdict_method: str | None = "bootstrap",
+                      ) -> tuple[str, ...]:
     """What to say about one benchmark's result: far-out measurements in a system
     (:func:`esize._outliers.far_out`), an unbounded Fieller interval, Fieller's
     conservative degrees of freedom, a bootstrap interval resting on fewer than
@@ -282,7 +283,8 @@ def benchmark_caveats(pair: Pair, fieller: Interval | None, boot: Interval | Non
         )
     few = min((pair.old, pair.new), key=lambda d: d.shape[0])
     units = few.shape[0]
-    if boot is not None and units < MIN_BOOTSTRAP_UNITS:
+    # said where the verdict would come from the bootstrap; beside Fieller's it is noise
+    if boot is not None and units < MIN_BOOTSTRAP_UNITS and verdict_method != "fieller":
         text = (f"the bootstrap interval rests on {units} top-level units "
                 f"({few.levels[0]}); with fewer than {MIN_BOOTSTRAP_UNITS} a bootstrap is "
                 f"not known to cover the ratio {conf} of the time (the plain percentile "

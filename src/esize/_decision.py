@@ -1,5 +1,5 @@
 """Threshold decisions on a confidence interval for the ratio new/old, and the
-ratio in words (:func:`describe`: percentages while every value is within a factor 2
+ratio in words (:func:`describe`: percentages while every value is within a factor 1.5
 of no change, factors for the whole sentence once one is not).
 
 A ratio below 1 means the new system takes less time (it is faster) when the
@@ -334,22 +334,24 @@ def describe(
     then the one most in it) are worded in one unit, so that an interval never
     runs from a percentage to a factor:
 
-    * while all three are changes of less than a factor 2, each is a percentage of
+    * while all three are changes of less than a factor :data:`FACTOR_WORDING` (1.5),
+      each is a percentage of
       the old value of the measured quantity: for times, "x % faster" is
       ``1 - ratio`` (x % less time) and "x % slower" is ``ratio - 1`` (x % more
       time); for rates, "x % faster" is ``ratio - 1`` (x % more operations per
       unit of time) and "x % slower" is ``1 - ratio``;
-    * once one of them is a change of a factor 2 or more (or unbounded), each is a
-      factor, the larger of the two values over the smaller: for times "Nx faster"
-      is ``1 / ratio`` and "Nx slower" is ``ratio``; for rates the other way round.
+    * once one of them is a change of a factor 1.5 or more (or unbounded), each is a
+      factor, the larger of the two values over the smaller, as pyperf and hyperfine
+      word it: for times "Nx faster" is ``1 / ratio`` and "Nx slower" is ``ratio``;
+      for rates the other way round.
       A time that went from 100 to 64 with an interval reaching 0.457 reads "1.56x
       faster (95 % CI 1.02x .. 2.19x)", not "35.82 % faster (95 % CI 1.52 % ..
       2.19x)".
 
-    The two meet at the factor 2: a time ratio of 0.5 (half the time) is "2.00x
-    faster", 0.51 is "49.00 % faster" (49 % less time), so the percentages of
-    "faster" times never exceed 50 %; a time ratio of 1.99 is "99.00 % slower" and
-    2 is "2.00x slower". A ratio within a relative :math:`10^{-12}` of 1 is "no
+    The two meet at the factor 1.5: a time ratio of 0.6 is "1.67x faster", 0.7 is
+    "30.00 % faster" (30 % less time), so the percentages of "faster" times stay
+    below 33.4 %; a time ratio of 1.49 is "49.00 % slower" and 1.5 is "1.50x
+    slower". A ratio within a relative :math:`10^{-12}` of 1 is "no
     change" (the estimate reads "the same as old") in either unit. A limit at zero
     or below (times) or at infinity reads "∞x": the data cannot bound the change
     in that direction.
@@ -442,12 +444,17 @@ def _phrase(amount: str, word: str) -> str:
     return word if word == _NO_CHANGE else f"{amount} {word}"
 
 
+#: From this factor on (either way) a change is worded as a factor ("1.64x faster"),
+#: below it as a percentage ("5.50 % faster").
+FACTOR_WORDING = 1.5
+
+
 def _large(r: float) -> bool:
-    """Whether a ratio is a change of a factor 2 or more (or unbounded) either way,
-    which :func:`describe` words as a factor."""
+    """Whether a ratio is a change of a factor :data:`FACTOR_WORDING` or more (or
+    unbounded) either way, which :func:`describe` words as a factor."""
     if math.isnan(r):
         return False
-    return r <= 0.0 or math.isinf(r) or max(r, 1.0 / r) >= 2.0
+    return r <= 0.0 or math.isinf(r) or max(r, 1.0 / r) >= FACTOR_WORDING
 
 
 def _change(r: float, lower_is_better: bool, factor_unit: bool | None = None
@@ -456,7 +463,8 @@ def _change(r: float, lower_is_better: bool, factor_unit: bool | None = None
     ``("3.10 %", "slower")`` or ``("", "no change")`` (see :func:`describe`).
 
     ``factor_unit`` True words the change as a factor, False as a percentage (the
-    ratio is then less than a factor 2 from 1), None by its own size."""
+    ratio is then less than a factor :data:`FACTOR_WORDING` from 1), None by its own
+    size."""
     if abs(r - 1.0) <= RELATIVE_TOLERANCE:
         return "", _NO_CHANGE
     up = r > 1.0  # the measured quantity grew
@@ -465,7 +473,7 @@ def _change(r: float, lower_is_better: bool, factor_unit: bool | None = None
         return "∞x", word
     factor = r if up else 1.0 / r
     if factor_unit is None:
-        factor_unit = factor >= 2.0
+        factor_unit = factor >= FACTOR_WORDING
     if factor_unit:
         return f"{_factor_text(factor)}x", word
     pct = 100.0 * ((r - 1.0) if up else (1.0 - r))

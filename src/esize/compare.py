@@ -122,7 +122,13 @@ __all__ = [
     "reading_caveats",
     "unobserved_top",
     "SESSION_LEVELS",
+    "band_reason",
+    "ESTIMATORS",
+    "robust_design",
+    "estimator_note",
     "drift_note",
+    "BUILD_LEVELS",
+    "build_note",
     "multiplicity",
     "design_text",
     "directions",
@@ -407,14 +413,43 @@ def benchmark_row(pair: Pair, fieller: Interval | None, boot: Interval | None, *
                         bounded=chosen.bounded, lower_is_better=lib)
         obstacle = verdict_obstacle(**support)
         if chosen.bounded:
-            reason = obstacle
+            reason = obstacle or band_reason(chosen, threshold, lower_is_better=lib)
         if fieller is not None and obstacle is None:
             p_value = fieller_p_value(pair.old, pair.new, normal=normal)
+    caveats = benchmark_caveats(pair, fieller, boot, alpha=alpha, reason=reason,
+                                assumed=_assumed(assume), verdict_method=method)
+    if reason is not None and reason.startswith("new is "):  # band_reason's
+        caveats += (f"no verdict: {reason}",)
     return CompareRow(pair, alpha, threshold, fieller, normal, boot, resamples, seed,
-                      word, method, text,
-                      benchmark_caveats(pair, fieller, boot, alpha=alpha, reason=reason,
-                                        assumed=_assumed(assume)),
-                      reason, p_value)
+                      word, method, text, caveats, reason, p_value)
+
+
+def band_reason(interval: Interval, threshold: float, *, lower_is_better: bool = True
+                ) -> str | None:
+    """Why an interval that leaves out no change still draws no verdict: it reaches
+    into the threshold band, so the change may be smaller than the threshold.
+
+    Examples
+    --------
+    >>> import esize as ez
+    >>> from esize.compare import band_reason
+    >>> iv = ez.Interval(0.975, 0.965, 0.985, 0.05, "fieller-t", True)
+    >>> print(band_reason(iv, 0.02))
+    new is faster (the interval leaves out 1), but possibly by less than the 2 % threshold
+    >>> band_reason(iv, 0.0) is None, band_reason(ez.Interval(1.0, 0.99, 1.01, 0.05, "t", True), 0.02)
+    (True, None)
+    """
+    if threshold <= 0 or not interval.bounded:
+        return None
+    if verdict(interval.lower, interval.upper, threshold,
+               lower_is_better=lower_is_better) is not Verdict.INCONCLUSIVE:
+        return None
+    below, above = interval.upper < 1.0, interval.lower > 1.0
+    if not (below or above):
+        return None
+    word = "faster" if below == lower_is_better else "slower"
+    return (f"new is {word} (the interval leaves out 1), but possibly by less than the "
+            f"{100 * threshold:g} % threshold")
 
 
 #: Level names that mark a session or round: old and new measured at the same time
@@ -453,6 +488,38 @@ def drift_note(pairs: Sequence[Pair]) -> str | None:
             "on the machine between the old and the new run (load, clock, temperature) is "
             "not in the intervals; measure old and new interleaved in 5 or more rounds, "
             "with a round column in a tidy table, to include it")
+
+
+#: Level names that mark builds of the code: several compilations of one version
+#: (the paper's binaries), whose code layout differs.
+BUILD_LEVELS = ("binary", "build", "compilation")
+
+
+def build_note(pairs: Sequence[Pair]) -> str | None:
+    """The note of a comparison whose systems carry no build level: the variation
+    between builds of the same code (code layout, link order, the paper's top level)
+    is in neither interval.
+
+    Examples
+    --------
+    >>> import esize as ez
+    >>> from esize.compare import build_note, make_pair
+    >>> runs = ez.Design([[1.0, 1.1], [0.9, 1.0]], ("process", "iteration"))
+    >>> builds = ez.Design([[1.0, 1.1], [0.9, 1.0]], ("binary", "execution"))
+    >>> print(build_note([make_pair("sort", runs, runs)]))
+    builds: neither system's data label builds (binaries), so the variation between builds of the same code (code layout, link order) is not in the intervals; build each version 3 or more times and measure each build, with a binary column in a tidy table, to include it
+    >>> build_note([make_pair("sort", builds, builds)]) is None
+    True
+    """
+    def has_build(d: Design) -> bool:
+        return any(level in BUILD_LEVELS for level in d.levels)
+
+    if all(has_build(p.old) and has_build(p.new) for p in pairs):
+        return None
+    return ("builds: neither system's data label builds (binaries), so the variation "
+            "between builds of the same code (code layout, link order) is not in the "
+            "intervals; build each version 3 or more times and measure each build, with a "
+            "binary column in a tidy table, to include it")
 
 
 def multiplicity(rows: Sequence[CompareRow], *, alpha: float, threshold: float
@@ -597,13 +664,72 @@ def schemes_for(scheme: str | None, old: Design, new: Design, *, bootstrap: bool
     return schemes
 
 
+#: What ``estimator`` may be: the plain mean, or a robust summary of every lowest-level
+#: group (the values of one process, fork or execution) before the comparison.
+ESTIMATORS = ("mean", "median", "trimmed")
+
+#: The share cut from each end of a group by the ``"trimmed"`` estimator.
+TRIM = 0.2
+
+
+def robust_design(design: Design, estimator: str = "mean") -> Design:
+    """The design with every lowest-level group replaced by its median or trimmed mean.
+
+    A value ten times the others inflates the mean of its process and, through it, the
+    spread between processes: the interval stays valid but wide. Summarising each
+    process (fork, execution) by its median, or by its mean with :data:`TRIM` of its
+    values cut from each end, before the comparison leaves such values out of the
+    ratio, which then compares those summaries: the change of a typical run, not of
+    the mean run time. The design loses its lowest level; the levels above keep their
+    variance, and Fieller's interval treats the summaries as the units' values.
+
+    Parameters
+    ----------
+    design : Design
+        Two or more levels (a design of one level has no group to summarise).
+    estimator : {"mean", "median", "trimmed"}
+        ``"mean"`` returns ``design`` unchanged.
+
+    Raises
+    ------
+    EsizeError
+        An unknown estimator, or a design of one level.
+
+    Examples
+    --------
+    >>> import esize as ez
+    >>> from esize.compare import robust_design
+    >>> d = ez.Design([[1.0, 1.1, 9.0], [1.2, 1.0, 1.1]], ("process", "iteration"))
+    >>> robust_design(d, "median").data.tolist(), robust_design(d, "median").levels
+    ([1.1, 1.1], ('process',))
+    """
+    if estimator not in ESTIMATORS:
+        raise EsizeError(f"estimator: {estimator!r} is not one of {', '.join(ESTIMATORS)}")
+    if estimator == "mean" or is_single(design):
+        return design
+    if design.n_levels < 2:
+        raise EsizeError(
+            f"--estimator {estimator} summarises the values of each group of the lowest "
+            f"level, but the data have one level ({design.levels[0]}): there is nothing to "
+            "summarise; use the mean")
+    x = design.data
+    if estimator == "median":
+        y = np.median(x, axis=-1)
+    else:
+        from scipy.stats import trim_mean  # here, so that `import esize` stays light
+
+        y = trim_mean(x, TRIM, axis=-1)
+    return Design(y, design.levels[:-1])
+
+
 def make_pair(name: str | None, old: Design, new: Design, *, unit: UnitInfo | None = None,
               scheme: str | None = None, new_name: str | None = None,
               caveats: Sequence[str] = (), warmup: dict | None = None,
-              unobserved_top: Sequence[str] = ()) -> Pair:
+              unobserved_top: Sequence[str] = (), estimator: str = "mean") -> Pair:
     """A :class:`Pair` of two designs already in one unit (``unit``: lower is better,
     no unit, by default), with the bootstrap schemes of ``scheme``
-    (:func:`schemes_for`).
+    (:func:`schemes_for`), each design first summarised by ``estimator``
+    (:func:`robust_design`).
 
     Examples
     --------
@@ -616,9 +742,33 @@ def make_pair(name: str | None, old: Design, new: Design, *, unit: UnitInfo | No
     >>> pair.name, pair.new_name, pair.unit.unit, pair.schemes, round(pair.new_mean, 4)
     ('sort', 'sort2', 'ms', ('RN', 'RN'), 8.3333)
     """
+    old, new = robust_design(old, estimator), robust_design(new, estimator)
     return Pair(name, name if new_name is None else new_name,
                 UnitInfo() if unit is None else unit, old, new,
-                schemes_for(scheme, old, new), tuple(caveats), warmup, tuple(unobserved_top))
+                schemes_for(scheme, old, new), tuple(caveats), warmup, tuple(unobserved_top),
+                estimator)
+
+
+def estimator_note(pairs: Sequence[Pair]) -> str | None:
+    """The note of a comparison of robust summaries (:func:`robust_design`).
+
+    Examples
+    --------
+    >>> import esize as ez
+    >>> from esize.compare import estimator_note, make_pair
+    >>> d = ez.Design([[1.0, 1.1, 9.0], [1.2, 1.0, 1.1]], ("process", "iteration"))
+    >>> print(estimator_note([make_pair("a", d, d, estimator="median")]))
+    estimator: every process is summarised by the median of its values, and the ratio is that of the means of those medians, not of the plain means
+    """
+    used = {p.estimator for p in pairs} - {"mean"}
+    if not used:
+        return None
+    est = used.pop()
+    what = "median" if est == "median" else f"mean of the middle {100 - 200 * TRIM:g} %"
+    groups = next(p.old.levels[-1] for p in pairs if p.estimator == est)
+    return (f"estimator: every {groups} is summarised by the {what} of its values, and the "
+            f"ratio is that of the means of those {'medians' if est == 'median' else 'summaries'}"
+            ", not of the plain means")
 
 
 def compare_pairs(pairs: Sequence[Pair], *, method: str = "auto", alpha: float = 0.05,
@@ -682,8 +832,12 @@ def compare_pairs(pairs: Sequence[Pair], *, method: str = "auto", alpha: float =
     >>> row, boot = result.rows[0], result.rows[0].bootstrap
     >>> print(row.verdict, row.verdict_method, round(boot.lower, 3), round(boot.upper, 3))
     faster fieller 0.686 0.885
-    >>> print(row.caveats[0])
-    the bootstrap interval rests on 3 top-level units (fork); with fewer than 10 ...
+    >>> row.caveats  # the bootstrap's few units matter only where it decides
+    ()
+    >>> for note in result.notes:
+    ...     print(note[:60])
+    drift: neither system's data label a session or round, so wh
+    builds: neither system's data label builds (binaries), so th
     """
     # the boundary: both checked here, by the rules every interval function applies
     alpha = _check_alpha(alpha)
@@ -741,7 +895,9 @@ def compare_pairs(pairs: Sequence[Pair], *, method: str = "auto", alpha: float =
                          mixed=mixed, assume_no_fork_variance=assume_no_fork_variance)
     ordered = [rows[id(p)] for p in every]  # in the pairs' order
     many, fdr = multiplicity(ordered, alpha=alpha, threshold=threshold)
-    notes = tuple(n for n in (drift_note(every) if every else None, many) if n is not None)
+    notes = tuple(n for n in (drift_note(every) if every else None,
+                              build_note(every) if every else None,
+                              estimator_note(every), many) if n is not None)
     return CompareResult(files[0], files[1], formats[0], formats[1], alpha, threshold,
                          ordered, list(only_in_old), list(only_in_new), srow, baseline,
                          notes, fdr)

@@ -7,7 +7,7 @@ command line's ``--output`` and ``--plot`` go through: it decides by what is at 
 path how to write there (replace a regular file atomically, write into the null
 device, a terminal or a FIFO with a reader, refuse anything else), and
 :func:`check_output` refuses, before any work is done, an output that is one of the
-inputs or that can never be written.
+inputs, lies inside an input directory, or can never be written.
 """
 
 from __future__ import annotations
@@ -204,9 +204,11 @@ def check_output(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] = 
     ------
     OutputError
         The name is empty, names one of ``inputs`` (the same file, also through a
-        link: :func:`os.path.samefile`), or is something that is never written (a
-        directory, a block device, a socket, a character device other than the null
-        device or a terminal).
+        link: :func:`os.path.samefile`), lies inside an input that is a directory
+        (a criterion tree, whose every file a reader may open; also through
+        symbolic links, compared by device and inode), or is something that is
+        never written (a directory, a block device, a socket, a character device
+        other than the null device or a terminal).
 
     Examples
     --------
@@ -217,30 +219,83 @@ def check_output(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] = 
     ...     with open(data, "w") as fh:
     ...         _ = fh.write("{}")
     ...     check_output(os.path.join(tmp, "report.txt"), [data])  # nothing there yet
-    ...     try:
-    ...         check_output(data, [data])
-    ...     except OutputError as exc:
-    ...         print(exc.reason.replace(tmp, "TMP"))
+    ...     for inputs in ([data], [tmp]):
+    ...         try:
+    ...             check_output(data, inputs)
+    ...         except OutputError as exc:
+    ...             print(exc.reason.replace(tmp, "TMP"))
     is the input file TMP/old.json; writing the result there would destroy it (name another output file)
+    is inside the input directory TMP, whose files are read; name an output file outside it
     """
     if not str(path):
         raise OutputError(path, "the output file name is empty")
+    for source in inputs:
+        _refuse_input(path, source)
     try:
         st = os.stat(path)
     except OSError:
         return  # nothing there yet (or not reachable): the write will say
-    for source in inputs:
-        try:
-            same = os.path.samefile(path, source)
-        except OSError:
-            continue
-        if same:
-            raise OutputError(
-                path, f"is the input file {os.fspath(source)}; writing the result there "
-                "would destroy it (name another output file)")
     reason = _refusal(st)
     if reason is not None:
         raise OutputError(path, reason)
+
+
+def _stat(path) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except (OSError, ValueError):  # missing, unreachable, a NUL in the name ...
+        return None
+
+
+def _refuse_input(path: str | os.PathLike, source: str | os.PathLike) -> None:
+    """OutputError when writing ``path`` could change the input ``source``: the same
+    file, or (``source`` a directory) a place inside it."""
+    src = _stat(source) if os.fspath(source) else None
+    if src is None:
+        return  # no such input: nothing there to destroy
+    if stat.S_ISDIR(src.st_mode):
+        if _inside(path, source, src):
+            raise OutputError(
+                path, f"is inside the input directory {os.fspath(source)}, whose files are "
+                "read; name an output file outside it")
+        return
+    try:
+        same = os.path.samefile(path, source)
+    except (OSError, ValueError):
+        return
+    if same:
+        raise OutputError(
+            path, f"is the input file {os.fspath(source)}; writing the result there "
+            "would destroy it (name another output file)")
+
+
+def _inside(path: str | os.PathLike, source: str | os.PathLike, src: os.stat_result) -> bool:
+    """Whether writing ``path`` writes inside the directory ``source`` (``src`` its
+    ``stat``): a directory on the way to where the write goes (symbolic links followed,
+    as the write follows them) is ``source`` itself, compared by device and inode, or
+    by resolved path where nothing is there yet; or ``path`` is a file already there
+    that is also a file of the tree (a hard link, a link the tree holds)."""
+    real = os.path.realpath(path)
+    ident = (src.st_dev, src.st_ino)
+    for up in Path(real).parents:
+        st = _stat(up)
+        if st is not None and (st.st_dev, st.st_ino) == ident:
+            return True
+    root = os.path.realpath(source)
+    try:
+        if os.path.commonpath([root, real]) == root:
+            return True
+    except ValueError:  # paths on different drives
+        pass
+    out = _stat(path)
+    if out is None or not stat.S_ISREG(out.st_mode):
+        return False
+    for dirpath, _, filenames in os.walk(os.fspath(source)):
+        for name in filenames:
+            st = _stat(os.path.join(dirpath, name))
+            if st is not None and (st.st_dev, st.st_ino) == (out.st_dev, out.st_ino):
+                return True
+    return False
 
 
 def _write_fd(fd: int, data: bytes) -> None:

@@ -25,9 +25,25 @@ from .readers._suffixes import strip_data_suffixes
 
 __all__ = [
     "warmup_figure", "PLOT_SUFFIXES", "PLOT_DPI", "compare_figure", "summary_figure",
-    "save_figure", "save_plot", "file_label", "nameless_label"]
+    "save_figure", "save_plot", "file_label", "nameless_label", "require_matplotlib"]
 
 PLOT_SUFFIXES = (".png", ".pdf", ".svg")
+
+
+def require_matplotlib() -> None:
+    """Raise one :class:`~esize.EsizeError` naming the extra to install when matplotlib
+    is missing, before any figure is begun.
+
+    Examples
+    --------
+    >>> from esize.plots import require_matplotlib
+    >>> require_matplotlib()  # installed here: nothing happens
+    """
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise EsizeError("--plot needs matplotlib, which is not installed: "
+                         "pip install 'esize[plot]'") from None
 
 
 def fixed_metadata(fmt: str) -> dict | None:

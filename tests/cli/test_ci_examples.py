@@ -133,7 +133,7 @@ def _check_summary(md: str, change: str) -> None:
     assert [t.type for t in tokens].count("table_open") == 1
     heading = next(tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open")
     slower, faster = (2, 0) if change == "slower" else (0, 2)
-    assert heading == f"{slower} slower, {faster} faster, 0 unchanged or inconclusive at 2 %"
+    assert heading == f"{slower} slower, {faster} faster, 0 unchanged, 0 inconclusive (threshold 2 %)"
     cells = [tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "td_open"
              and tokens[i + 1].type == "inline"]
     assert "sort" in cells and "primes" in cells and "*geometric mean*" in cells

@@ -452,9 +452,13 @@ def test_unbounded_fieller_makes_the_verdict_inconclusive(tmp_path, capsys):
 
 
 def test_few_top_level_units_carry_a_caveat(wqe, tmp_path, capsys):
-    out = cli_json(["compare", *wqe, "--seed", "1", "--resamples", "300"], capsys)
+    # where the bootstrap decides (--method bootstrap); beside Fieller's verdict, not
+    out = cli_json(["compare", *wqe, "--seed", "1", "--resamples", "300", "--method",
+                    "bootstrap"], capsys)
     (caveat,) = out["benchmarks"][0]["caveats"]
     assert "3 top-level units" in caveat and "binary" in caveat and "10" in caveat
+    out = cli_json(["compare", *wqe, "--seed", "1", "--resamples", "300"], capsys)
+    assert out["benchmarks"][0]["caveats"] == []
     # no bootstrap, no bootstrap caveat
     out = cli_json(["compare", *wqe, "--method", "fieller"], capsys)
     assert out["benchmarks"][0]["caveats"] == []
@@ -495,10 +499,13 @@ def test_resamples_beyond_memory_are_refused(wqe, capsys):
 
 
 def test_tiny_alpha(wqe, capsys):
-    out = cli_json(["compare", *wqe, "--method", "fieller", "--alpha", "1e-300"], capsys)
-    assert out["fieller"]["bounded"] is False and out["verdict"] == "inconclusive"
-    # a percentile interval at that level would need 10**301 resamples
+    # below 1e-6 the level would be shown as 100 %: refused in one line (issue 43)
     assert_one_line_error(*cli(["compare", *wqe, "--alpha", "1e-300"], capsys),
+                          words=["--alpha"])
+    out = cli_json(["compare", *wqe, "--method", "fieller", "--alpha", "1e-6"], capsys)
+    assert out["fieller"]["bounded"] is False and out["verdict"] == "inconclusive"
+    # a percentile interval at that level would need 10**7 resamples
+    assert_one_line_error(*cli(["compare", *wqe, "--alpha", "1e-6"], capsys),
                           words=["--resamples"])
 
 

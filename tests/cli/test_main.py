@@ -483,9 +483,10 @@ def test_bad_input_leaves_the_output_file_alone(tmp_path, we, capsys):
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 
 
-def test_a_closed_pipe_ends_quietly(tmp_path):
+def test_a_closed_pipe_ends_in_one_line(tmp_path):
     """`esize summary BIG | head -1`: the reader goes away while esize writes; it stops
-    without a traceback, with the status of a program ended by SIGPIPE."""
+    without a traceback, with one line on stderr and the status of an error, 2 (never
+    the 1 of --fail-on; issue 43)."""
     import subprocess
 
     rng = np.random.default_rng(3)
@@ -502,8 +503,10 @@ def test_a_closed_pipe_ends_quietly(tmp_path):
     proc.stdout.close()  # what `head -1` does
     err = proc.stderr.read().decode()
     proc.stderr.close()
-    assert proc.wait(timeout=60) == 141, err
-    assert first.startswith(b"file") and err == ""
+    assert proc.wait(timeout=60) == 2, err
+    assert first.startswith(b"file") and "Traceback" not in err
+    assert err.splitlines() == ["esize: error: cannot write the result to standard output: "
+                                "broken pipe"]
 
 
 def test_running_out_of_memory_is_one_line(we, capsys, monkeypatch):

@@ -28,6 +28,7 @@ from markdown_it import MarkdownIt
 from esize import io as esize_io
 from esize.cli import main
 from esize.cli._markdown import MAX_CAVEATS, MAX_ROWS, escape, render_markdown
+from esize.readers import unit_info
 
 from .helpers import assert_one_line_error, cli
 
@@ -53,7 +54,10 @@ PAIRS = {
 MD = MarkdownIt("commonmark").enable(["table", "strikethrough"])
 #: Inline markup the summary itself uses (bold verdicts, the italic suite row).
 OWN_MARKUP = {"text", "softbreak", "strong_open", "strong_close", "em_open", "em_close"}
-HEADLINE = re.compile(r"(\d+) slower, (\d+) faster, (\d+) unchanged or inconclusive at (\S+) %")
+HEADLINE = re.compile(
+    r"(\d+) slower, (\d+) faster, (\d+) unchanged, (\d+) inconclusive \(threshold (\S+) %\)")
+#: The time units the summary shows means in, in seconds.
+SHOWN_TIME = {"s": 1.0, "ms": 1e-3, "µs": 1e-6, "ns": 1e-9}
 RATIO = re.compile(r"(\S+) \[(\S+), (\S+)\]")
 VERDICT_RANK = {"slower": 0, "faster": 1}
 
@@ -114,6 +118,23 @@ def assert_shows(shown: str, value: float) -> None:
     assert abs(float(shown) - value) <= _tol(shown), (shown, value)
 
 
+def assert_mean(cell: str, value: float, unit: str) -> None:
+    """A mean cell: a time in the unit that suits it (``23.00 ms``), else as given."""
+    number, *shown_unit = cell.split()
+    info = unit_info(unit) if unit else None
+    if info is not None and info.kind == "time":
+        factor = SHOWN_TIME[shown_unit[0]] / info.scale
+        assert abs(float(number) * factor - value) <= _tol(number) * factor, (cell, value)
+    else:
+        assert_shows(number, value)
+        if unit:
+            assert shown_unit[0] == unit
+
+
+def assert_change(cell: str, ratio: float) -> None:
+    assert cell.endswith(" %") and abs(float(cell[:-2]) - 100 * (ratio - 1)) <= 0.005 + 1e-9
+
+
 def _run(pair, capsys, tmp_path, *extra) -> tuple[dict, str]:
     """The JSON on stdout and the markdown written to a file by the same run."""
     md_file = tmp_path / "summary.md"
@@ -142,8 +163,9 @@ def test_markdown_table_holds_the_json_numbers(name, capsys, tmp_path):
     verdicts = [b["verdict"] for b in benches]
     assert int(m.group(1)) == verdicts.count("slower")
     assert int(m.group(2)) == verdicts.count("faster")
-    assert int(m.group(3)) == len(verdicts) - verdicts.count("slower") - verdicts.count("faster")
-    assert float(m.group(4)) == 100 * doc["threshold"]
+    assert int(m.group(3)) == verdicts.count("same")
+    assert int(m.group(4)) == verdicts.count("inconclusive")
+    assert float(m.group(5)) == 100 * doc["threshold"]
 
     main, *rest = parsed["tables"]
     header, *rows = main
@@ -156,32 +178,32 @@ def test_markdown_table_holds_the_json_numbers(name, capsys, tmp_path):
         extra = rest[0][1:]
         assert parsed["html"][0] == (f"<details>\n<summary>{len(benches) - MAX_ROWS} more "
                                      "benchmarks</summary>")
-    assert [c for c, _ in header] == ["benchmark", "old mean", "new mean",
+    assert [c for c, _ in header] == ["benchmark", "old mean", "new mean", "change",
                                       f"ratio new/old [{100 * (1 - doc['alpha']):g} % CI]",
                                       "verdict"]
     suite = doc.get("suite")
     if suite is not None:
         *rows, srow = rows
         assert [c for c, _ in srow[:3]] == ["geometric mean", "", ""]
-        gm, lo, hi = RATIO.fullmatch(srow[3][0]).groups()
+        assert_change(srow[3][0], suite["geometric_mean"])
+        gm, lo, hi = RATIO.fullmatch(srow[4][0]).groups()
         assert_shows(gm, suite["geometric_mean"])
         assert_shows(lo, suite["lower"])
         assert_shows(hi, suite["upper"])
-        assert srow[4][0] == suite["verdict"]
+        assert srow[5][0] == suite["verdict"]
     assert len(rows) == min(len(benches), MAX_ROWS)
     rows += extra
     assert len(rows) == len(benches)
     by_name = {("data" if b["name"] is None else b["name"]): b for b in benches}
     seen = []
     for cells in rows:
-        (label, kinds), old, new, ratio, verdict = cells
+        (label, kinds), old, new, change, ratio, verdict = cells
         assert kinds == {"text"}  # the name is plain text
         b = by_name[label]
         seen.append(label)
-        assert_shows(old[0].split()[0], b["old"]["mean"])
-        assert_shows(new[0].split()[0], b["new"]["mean"])
-        if b.get("unit"):
-            assert old[0].split()[1] == b["unit"]
+        assert_mean(old[0].removesuffix(" ↑"), b["old"]["mean"], b.get("unit", ""))
+        assert_mean(new[0].removesuffix(" ↑"), b["new"]["mean"], b.get("unit", ""))
+        assert_change(change[0], b["ratio"])
         r, lo, hi = RATIO.fullmatch(ratio[0]).groups()
         assert_shows(r, b["ratio"])
         jlo, jhi = _chosen(b)
@@ -221,8 +243,8 @@ def test_jmh_markdown_says_rates_and_caveats(capsys, tmp_path):
     doc, md = _run(PAIRS["jmh"], capsys, tmp_path, "--method", "both")
     parsed = parse(md)
     assert "ops/ms ↑" in md
-    assert any(i.startswith("all 4 benchmarks: the bootstrap interval rests on 3")
-               for i in parsed["items"])
+    # the bootstrap's few forks are said only where the bootstrap decides: not here
+    assert not any("the bootstrap interval rests on 3" in i for i in parsed["items"])
     assert any(i.startswith("geometric mean: ") for i in parsed["items"])
     assert "rates enter it as old/new" in md
     # the order: the largest faster change first, the inconclusive one last
@@ -236,7 +258,7 @@ def test_markdown_is_written_when_the_gate_trips(capsys, tmp_path):
     code, out, err = cli(["compare", *PAIRS["hyperfine"], "--seed", "1", "--markdown", md_file,
                           "--fail-on", "slower"], capsys)
     assert code == 1 and "cipher slower" in err
-    assert parse(md_file.read_text())["headline"][1].startswith("1 slower, 0 faster, 1 ")
+    assert parse(md_file.read_text())["headline"][1].startswith("1 slower, 0 faster, 0 unchanged, 1 ")
 
 
 # -- wide suites ---------------------------------------------------------------------------
@@ -272,8 +294,9 @@ def test_wide_suite_collapses_past_max_rows(capsys, tmp_path):
     slower = [b for b in benches if b["verdict"] == "slower"]
     assert names[:len(slower)] == [b["name"] for b in sorted(slower, key=lambda b: -b["ratio"])]
     headline = HEADLINE.fullmatch(parsed["headline"][1]).groups()
-    assert headline[:3] == (str(len(slower)), str(n // 4 + (n % 4 > 1)),
-                            str(n - len(slower) - (n // 4 + (n % 4 > 1))))
+    count = {v: sum(b["verdict"] == v for b in benches)
+             for v in ("slower", "faster", "same", "inconclusive")}
+    assert headline[:4] == tuple(str(c) for c in count.values())
     # three distinct caveats, each naming 15 benchmarks (5 shown, "and 10 more")
     assert len(parsed["items"]) == 3 + len(doc["suite"]["caveats"])
     assert all(" and 10 more: caveat " in i for i in parsed["items"][:3])
@@ -390,7 +413,7 @@ def test_markdown_replaces_a_file_keeps_a_link_and_survives_a_failed_write(
     link.symlink_to(real)
     code, out, err = _md(capsys, link)
     assert code == 0, err
-    assert link.is_symlink() and real.read_text().startswith("### 0 slower, 0 faster, 1 ")
+    assert link.is_symlink() and real.read_text().startswith("### 0 slower, 0 faster, 0 unchanged, 1 ")
     assert stat.S_IMODE(os.stat(real).st_mode) == 0o640
     previous = real.read_text()
 

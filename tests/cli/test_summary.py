@@ -131,9 +131,10 @@ def test_where_filters_benchmarks(tmp_path, capsys):
         capsys,
     )
     assert out["mean"] == pytest.approx(np.mean(WQE_OLD[0]))
-    # without --where the two benchmarks form one (bigger) design
-    out = cli_json(["summary", both], capsys)
-    assert out["mean"] == pytest.approx((6.5 + 10.5) / 2)
+    # without --where the two benchmarks are not pooled into one design (issue 41)
+    code, out, err = cli(["summary", both], capsys)
+    assert code == 2 and out == ""
+    assert "column 'benchmark' holds 2 benchmarks ('fft', 'tcp')" in err
 
 
 def test_warmup_trims_first_measurements(tmp_path, capsys):
@@ -356,13 +357,18 @@ def test_summary_does_not_depend_on_the_unit(tmp_path, capsys, k):
     assert [r[-2:] for r in rows] == [[f"{pa[r[0]][0]:.3f}", f"{pa[r[0]][1]:.3f}"] for r in rows]
 
 
-def test_summary_tiny_alpha(we, capsys):
-    out = cli_json(["summary", we, "--alpha", "1e-300"], capsys)
+def test_summary_tiny_alpha(we, tmp_path, capsys):
+    # below 1e-6 the level would be shown as 100 %: refused in one line (issue 43)
+    assert_one_line_error(*cli(["summary", we, "--alpha", "1e-300"], capsys),
+                          words=["--alpha"])
+    out = cli_json(["summary", we, "--alpha", "1e-6"], capsys)
     assert math.isfinite(out["ci"]["lower"]) and math.isfinite(out["ci"]["upper"])
     assert out["ci"]["lower"] < out["mean"] < out["ci"]["upper"]
-    code, text, err = cli(["summary", we, "--alpha", "1e-300"], capsys)
+    two = write_csv(tmp_path / "two.csv", [[[1, 2], [1, 2]], [[98, 99], [99, 98]]])
+    code, text, err = cli(["summary", two, "--alpha", "1e-6"], capsys)  # 1 df: t ~ 6e5
     assert code == 0 and err == ""
-    assert "+-1.68e+151 % of the mean" in text  # not 152 digits
+    assert "99.9999 % CI" in text
+    assert "+-6.18e+07 % of the mean" in text  # not 8 digits
 
 
 @pytest.mark.parametrize("c", [0.1, 9.8, 1 / 3, 123.456])

@@ -20,8 +20,13 @@ import numpy as np
 import pytest
 
 import esize as ez
-from esize.readers import one_process_caveat
-from esize.readers import HARNESS_LEVELS, detect_format, next_run_options, read_benchmarks
+from esize.readers import (
+    HARNESS_LEVELS,
+    detect_format,
+    next_run_options,
+    one_process_caveat,
+    read_benchmarks,
+)
 from esize.readers import julia as reader
 
 from .reader_helpers import write_json

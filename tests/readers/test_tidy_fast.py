@@ -109,7 +109,8 @@ def test_random_tables_read_alike_on_both_routes(case, truncate, where, pack):
         fast, slow = _both(p, **kw)
         assert fast == slow
         if expected(table, truncate)[0] == "design" and not split:
-            assert _answers(p, **kw)  # well-formed: read by pyarrow itself
+            # a benchmark-like column left unsplit: the route that checks its names reads
+            assert not _answers(p, **kw)
 
 
 @settings(max_examples=60, deadline=None)

@@ -61,6 +61,9 @@ def _analyse(wd: Path, cfg: Path, *args: str) -> tuple[subprocess.CompletedProce
                "analyse", "--configfile", "config/analyse-defaults.yaml", str(cfg),
                "--replace-workflow-config", *args]
     res = subprocess.run(cmd, cwd=wd, capture_output=True, text=True, timeout=900)
+    if res.returncode == 0:  # a successful run prints no traceback (issues 41 and 43)
+        log = res.stdout + res.stderr
+        assert "Traceback" not in log and "Exception" not in log, log[-3000:]
     return res, time.monotonic() - start
 
 

@@ -1,6 +1,7 @@
 # Configuration, dataset discovery and helpers shared by all rules.
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -36,6 +37,9 @@ DATA = config["data_dir"]
 LOGS = config["logs_dir"]
 # `make analyse` (mode: analyse, workflow/rules/analyse.smk) gives the reproduction no dataset
 DATASETS = [] if config.get("mode") == "analyse" else list(config["datasets"])
+#: The reproduction's datasets as a wildcard constraint (matching nothing in analyse
+#: mode), so that its rules are never tried for a `make analyse` dataset's outputs.
+DATASETS_RE = "|".join(re.escape(d) for d in DATASETS) or "(?!)"
 #: Hash of every source file of esize and esize_study, as they are: what
 #: provenance.json records and `make archive` checks (rule provenance passes it).
 CODE_HASH = ch.code_hash()

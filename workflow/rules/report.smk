@@ -33,6 +33,8 @@ rule report:
         dataset_note=lambda wc: report_note(wc.dataset),
         config_summary=lambda wc: report_config(wc.dataset),
         code=code_of("report.py"),
+    wildcard_constraints:
+        dataset=DATASETS_RE,
     log:
         f"{LOGS}/{{dataset}}/report.log",
     benchmark:

@@ -8,13 +8,20 @@ Notes -- :class:`~esize.EsizeWarning` warnings raised while the command runs (wh
 between units) -- are recorded and printed to stderr as ``esize: note: ...`` lines
 only once the command has succeeded, so that an error stays a single line.
 
+Standard output that cannot take the result (a full device, a closed pipe:
+``esize compare ... | head -c 10``) is one line on stderr and status 2, and standard
+error that cannot take a message makes the status 2 as well: never a traceback, and
+never the status 1 that ``--fail-on`` gives a verdict.
+
 The subcommands' modules are imported only when they run, so ``esize --version``
 and ``esize --help`` load the parser alone.
 """
 
 from __future__ import annotations
 
+import errno
 import importlib
+import io
 import os
 import sys
 import warnings
@@ -39,13 +46,94 @@ def _command(name: str):
     return getattr(importlib.import_module(f"{__package__}.{module}"), function)
 
 
-def _print_notes(caught: list) -> None:
-    """Print the recorded notes, and show any other warning as Python would."""
+def _print_notes(caught: list) -> bool:
+    """Print the recorded notes, and show any other warning as Python would; False when
+    standard error could not take them."""
+    ok = True
     for w in caught:
         if issubclass(w.category, EsizeWarning):
-            print(f"esize: note: {w.message}", file=sys.stderr)
+            ok = _say(f"esize: note: {w.message}") and ok
         else:
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, source=w.source)
+    return ok
+
+
+# -- standard output and error: a full device, a closed pipe -----------------------------
+def _say(line: str) -> bool:
+    """Print one line on standard error; False when it cannot be written (a full
+    device, a closed pipe, no stream at all), the stream then quieted."""
+    stream = sys.stderr
+    if stream is None:
+        return False
+    try:
+        print(line, file=stream, flush=True)
+    except (OSError, ValueError):  # ValueError: a closed file
+        _quiet(stream)
+        return False
+    return True
+
+
+def _quiet(stream) -> None:
+    """Point a stream that cannot be written at the null device, so that neither what
+    it still holds nor anything printed later fails again, and the interpreter's last
+    flush at exit succeeds: what the Python documentation advises for SIGPIPE. A
+    stream that is not a file (a test's capture) is left as it is."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+    except OSError:
+        return
+    try:
+        os.dup2(devnull, fd)
+    except OSError:
+        pass
+    finally:
+        os.close(devnull)
+
+
+def _stream_reason(exc: BaseException) -> str:
+    text = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+    text = " ".join(text.split())
+    return text[:1].lower() + text[1:]
+
+
+def _stdout_failed(exc: BaseException) -> int:
+    """Standard output could not take the result: one line on standard error (where it
+    can be written), the exit status of an error (never 0, nor the 1 of --fail-on)."""
+    _quiet(sys.stdout)
+    _say(f"esize: error: cannot write the result to standard output: {_stream_reason(exc)}")
+    return EXIT_BAD_INPUT
+
+
+def _write_stdout(text: str) -> None:
+    """``text`` on standard output, flushed, so that a full device or a closed pipe is
+    found here rather than when the interpreter exits.
+
+    Unbuffered (``python -u``, ``PYTHONUNBUFFERED``, as many CI jobs and containers
+    run), the text layer writes straight to the file and drops what a partial write
+    left over: a reader gone half-way would go unnoticed, the output cut short with
+    status 0. There the bytes are written here, to the last one or an error.
+    """
+    out = sys.stdout
+    if out is None:  # started with standard output closed
+        raise OSError(errno.EBADF, "it is closed")
+    raw = getattr(out, "buffer", None)
+    if not isinstance(raw, io.RawIOBase):
+        out.write(text)
+        out.flush()
+        return
+    out.flush()
+    if os.linesep != "\n":
+        text = text.replace("\n", os.linesep)
+    view = memoryview(text.encode(out.encoding or "utf-8", out.errors or "strict"))
+    while view:
+        n = raw.write(view)
+        if not n:  # None: a non-blocking file that cannot take more now
+            raise OSError(errno.EAGAIN, "it takes no more output")
+        view = view[n:]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -55,7 +143,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     -------
     int
         0 on success, 1 when ``compare --fail-on`` trips (after one line on stderr), 2
-        on bad input (after one line on stderr). Usage errors,
+        on bad input (after one line on stderr) and when standard output or error
+        cannot be written (a full device, a closed pipe). Usage errors,
         ``--help`` and ``--version`` raise :class:`SystemExit` as argparse does.
 
     Examples
@@ -78,7 +167,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         _check_outputs(args)
     except OSError as exc:
-        print(f"esize: error: {_output_error(exc)}", file=sys.stderr)
+        _say(f"esize: error: {_output_error(exc)}")
         return EXIT_BAD_INPUT
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", EsizeWarning)
@@ -97,14 +186,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
                 markdown = render_markdown(cast(dict, doc))
         except EsizeError as exc:
-            print(f"esize: error: {exc}", file=sys.stderr)
+            _say(f"esize: error: {exc}")
             return EXIT_BAD_INPUT
         except OSError as exc:  # a file that no reader named (they all should)
-            print(f"esize: error: {_os_error(exc)}", file=sys.stderr)
+            _say(f"esize: error: {_os_error(exc)}")
             return EXIT_BAD_INPUT
         except MemoryError:  # the up-front checks failed to foresee it
-            print("esize: error: out of memory; use fewer --resamples or fewer benchmarks "
-                  "at a time", file=sys.stderr)
+            _say("esize: error: out of memory; use fewer --resamples or fewer benchmarks "
+                 "at a time")
             return EXIT_BAD_INPUT
         if args.output is not None:
             from ..io import write_output
@@ -112,7 +201,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             try:
                 write_output(args.output, (cast(str, text) + "\n").encode("utf-8"))
             except OSError as exc:
-                print(f"esize: error: {_output_error(exc, args.output)}", file=sys.stderr)
+                _say(f"esize: error: {_output_error(exc, args.output)}")
                 return EXIT_BAD_INPUT
         if markdown is not None and args.markdown != "-":
             from ..io import write_output
@@ -120,14 +209,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             try:
                 write_output(args.markdown, markdown.encode("utf-8"))
             except OSError as exc:
-                print(f"esize: error: {_output_error(exc, args.markdown)}", file=sys.stderr)
+                _say(f"esize: error: {_output_error(exc, args.markdown)}")
                 return EXIT_BAD_INPUT
-    _print_notes(caught)  # on success only: an error stays a single line
-    if markdown is not None and args.markdown == "-":
-        print(markdown, end="")
-    else:
-        print(text if args.json else result.render_text())
-    return _gate(args, doc)
+    # on success only: an error stays a single line; a note that standard error could
+    # not take makes the status that of an error, the run's output being incomplete
+    said = _print_notes(caught)
+    try:
+        if markdown is not None and args.markdown == "-":
+            _write_stdout(markdown)
+        else:
+            _write_stdout(f"{text if args.json else result.render_text()}\n")
+    except (OSError, ValueError) as exc:  # a full device, a closed pipe or file
+        return _stdout_failed(exc)
+    code = _gate(args, doc)
+    return code if said else EXIT_BAD_INPUT
 
 
 def _wants_doc(args) -> bool:
@@ -146,13 +241,26 @@ def _gate(args, doc: dict | None) -> int:
     trips = tripped(doc, fail_on)
     if not trips:
         return 0
-    print(f"esize: {gate_message(doc, trips, fail_on)}", file=sys.stderr)
+    if not _say(f"esize: {gate_message(doc, trips, fail_on)}"):
+        return EXIT_BAD_INPUT  # the reason could not be said: the status of an error
     return EXIT_GATE
 
 
 def _inputs(args) -> list[str]:
-    """The input files named on the command line."""
-    return [p for p in (getattr(args, n, None) for n in ("data", "old", "new")) if p]
+    """The inputs named on the command line, and what the readers open beside them: the
+    directory of ``DIR@BASELINE`` (a criterion tree, every file of which may be read)
+    and the ``benchmark.json`` that names the benchmark of a criterion ``sample.json``."""
+    out = []
+    for path in (getattr(args, n, None) for n in ("data", "old", "new")):
+        if not path:
+            continue
+        out.append(path)
+        head, at, _ = path.rpartition("@")
+        if at and head and not os.path.lexists(path):
+            out.append(head)  # criterion's DIR@BASELINE
+        if os.path.basename(path) == "sample.json":
+            out.append(os.path.join(os.path.dirname(path), "benchmark.json"))
+    return out
 
 
 def _check_outputs(args) -> None:
@@ -226,16 +334,33 @@ def run() -> None:
     verdict         inconclusive at threshold 2 % (from fieller): new is 1.62x faster ...
     exit status 0
     """
+    code: int | str | None
     try:
         code = main()
-        sys.stdout.flush()
     except KeyboardInterrupt:
-        print("esize: interrupted", file=sys.stderr)
+        _say("esize: interrupted")
         code = 130
-    except BrokenPipeError:
-        # the reader went away (`esize summary ... | head`): stop quietly, as a
-        # program killed by SIGPIPE would, and keep Python from complaining at exit
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        code = 141
-    sys.exit(code)
+    except SystemExit as exc:  # --help, --version, a usage error
+        code = exc.code
+    except BrokenPipeError as exc:  # a write main does not make itself (none known)
+        code = _stdout_failed(exc)
+    sys.exit(_flush_streams(code))
+
+
+def _flush_streams(code: int | str | None) -> int | str | None:
+    """Flush standard output and error before the interpreter does: a failure (a full
+    device, a closed pipe) is one line where standard error can take it and exit
+    status 2, and the stream is quieted so that the interpreter's own last flush
+    neither fails nor complains (it would exit with status 120)."""
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except (OSError, ValueError) as exc:
+        code = _stdout_failed(exc)
+    try:
+        if sys.stderr is not None:
+            sys.stderr.flush()
+    except (OSError, ValueError):
+        _quiet(sys.stderr)
+        code = EXIT_BAD_INPUT
+    return code

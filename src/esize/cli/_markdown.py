@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import math
 import re
+from pathlib import Path
 
 from .._decision import Verdict, number_text
+from ..readers.units import unit_info
 
 __all__ = ["MAX_ROWS", "MAX_CAVEATS", "escape", "headline", "render_markdown"]
 
@@ -68,10 +70,65 @@ def _percent(fraction: float) -> str:
     return f"{100 * fraction:g} %"
 
 
+#: Time units from the largest, for a mean in human units.
+_TIME_STEPS = ((1.0, "s"), (1e-3, "ms"), (1e-6, "µs"), (1e-9, "ns"))
+
+
 def _mean_cell(mean: float, unit: str, lower_is_better: bool) -> str:
-    """``"0.0229968 s"``; a rate's unit carries an arrow (higher is better)."""
+    """``"22.99 ms"``: a time in the unit that puts it between 1 and 1000, four
+    significant digits; other units as given; a rate's unit carries an arrow (higher
+    is better).
+
+    >>> _mean_cell(0.0229968, "s", True), _mean_cell(1234.0, "ns/op", True)
+    ('23.00 ms', '1.234 µs')
+    >>> _mean_cell(5321.0, "ops/s", False)
+    '5321 ops/s ↑'
+    """
     mark = "" if lower_is_better else " ↑"
-    return f"{mean:.6g} {escape(unit)}{mark}".rstrip()
+    info = unit_info(unit) if unit else None
+    if (info is not None and info.kind == "time" and info.scale is not None
+            and math.isfinite(mean) and mean > 0):
+        seconds = mean * info.scale
+        scale, name = next(((f, n) for f, n in _TIME_STEPS if seconds >= f), _TIME_STEPS[-1])
+        return f"{_four(seconds / scale)} {name}{mark}"
+    return f"{_four(mean)} {escape(unit)}{mark}".rstrip()
+
+
+def _four(x: float) -> str:
+    """Four significant digits without an exponent between 1e-3 and 1e6."""
+    if not math.isfinite(x) or x == 0 or not 1e-3 <= abs(x) < 1e6:
+        return f"{x:.4g}"
+    digits = max(0, 3 - math.floor(math.log10(abs(x))))
+    return f"{x:.{digits}f}"
+
+
+def _change_cell(b: dict) -> str:
+    """The change of the measured quantity, new against old, as a signed percentage
+    (``"+3.08 %"``: 3.08 % more time, or more operations for a rate)."""
+    r = b["ratio"]
+    if not (math.isfinite(r) and r > 0):
+        return ""
+    return f"{100 * (r - 1):+.2f} %"
+
+
+def file_label(path: str) -> str:
+    """A file as the summary names it: as given when it is relative or lies below the
+    working directory (relative to it), else its name alone (a temporary directory
+    says nothing to a reader of the pull request).
+
+    >>> import os
+    >>> file_label("results/old.json"), file_label("/tmp/tmpab12/old.json")
+    ('results/old.json', 'old.json')
+    >>> file_label(os.path.join(os.getcwd(), "data", "new.csv"))
+    'data/new.csv'
+    """
+    p = Path(path)
+    if not p.is_absolute():
+        return str(path)
+    try:
+        return str(p.relative_to(Path.cwd()))
+    except ValueError:
+        return p.name
 
 
 def _interval(b: dict) -> dict | None:
@@ -115,29 +172,31 @@ def _effect_key(b: dict) -> tuple:
 
 
 def _header(ratio_head: str) -> list[str]:
-    return [f"| benchmark | old mean | new mean | {ratio_head} | verdict |",
-            "| :-- | --: | --: | :-- | :-- |"]
+    return [f"| benchmark | old mean | new mean | change | {ratio_head} | verdict |",
+            "| :-- | --: | --: | --: | :-- | :-- |"]
 
 
 def _row(b: dict) -> str:
     unit, lib = b.get("unit", ""), b.get("lower_is_better", True)
     return (f"| {_label(b)} | {_mean_cell(b['old']['mean'], unit, lib)} | "
-            f"{_mean_cell(b['new']['mean'], unit, lib)} | {_benchmark_ratio_cell(b)} | "
-            f"{_verdict_cell(b['verdict'])} |")
+            f"{_mean_cell(b['new']['mean'], unit, lib)} | {_change_cell(b)} | "
+            f"{_benchmark_ratio_cell(b)} | {_verdict_cell(b['verdict'])} |")
 
 
 def _suite_row(s: dict) -> str:
     cell = _ratio_cell(s["geometric_mean"], s.get("lower"), s.get("upper"))
-    return f"| *geometric mean* | | | {cell} | {_verdict_cell(s['verdict'])} |"
+    change = _change_cell({"ratio": s["geometric_mean"]})
+    return f"| *geometric mean* | | | {change} | {cell} | {_verdict_cell(s['verdict'])} |"
 
 
 def headline(doc: dict) -> str:
-    """``"3 slower, 1 faster, 96 unchanged or inconclusive at 2 %"``."""
+    """``"3 slower, 1 faster, 90 unchanged, 6 inconclusive (threshold 2 %)"``."""
     verdicts = [b["verdict"] for b in doc["benchmarks"]]
-    slower, faster = verdicts.count(Verdict.SLOWER), verdicts.count(Verdict.FASTER)
-    rest = len(verdicts) - slower - faster
-    return (f"{slower} slower, {faster} faster, {rest} unchanged or inconclusive at "
-            f"{_percent(doc['threshold'])}")
+    counts = [(verdicts.count(v), word) for v, word in (
+        (Verdict.SLOWER, "slower"), (Verdict.FASTER, "faster"), (Verdict.SAME, "unchanged"),
+        (Verdict.INCONCLUSIVE, "inconclusive"))]
+    return (", ".join(f"{n} {word}" for n, word in counts)
+            + f" (threshold {_percent(doc['threshold'])})")
 
 
 def _who(names: list, total: int) -> str:
@@ -196,19 +255,15 @@ def render_markdown(doc: dict, *, max_rows: int = MAX_ROWS) -> str:
     files = doc["files"]
     lines = [f"### {headline(doc)}", ""]
     if doc.get("baseline") is not None:
-        lines.append(f"Every command of {escape(files['old'])} against its first, "
+        lines.append(f"Every command of {escape(file_label(files['old']))} against its first, "
                      f"{escape(doc['baseline'])} (old).")
     else:
-        lines.append(f"Old: {escape(files['old'])}; new: {escape(files['new'])}.")
+        lines.append(f"Old: {escape(file_label(files['old']))}; "
+                     f"new: {escape(file_label(files['new']))}.")
     suite = doc.get("suite")
-    intervals = f"{conf} intervals: Fieller's (the bootstrap's where Fieller is not run)"
-    if suite is None:
-        lines.append(intervals + ".")
-    elif suite.get("bootstrap") is None:  # no bootstrap was run (--method auto, fieller)
-        lines.append(intervals + "; for the geometric mean, its t interval (no bootstrap).")
-    else:
-        lines.append(intervals + "; for the geometric mean, the smallest holding its "
-                     "bootstrap and t intervals.")
+    lines.append(f"Ratios of the means, new over old, with {conf} confidence intervals"
+                 + ("; the geometric mean summarises all benchmarks." if suite is not None
+                    else "."))
     ratio_head = f"ratio new/old [{conf} CI]"
     lines += ["", *_header(ratio_head), *(_row(b) for b in benches[:max_rows])]
     if suite is not None:
@@ -235,8 +290,8 @@ def render_markdown(doc: dict, *, max_rows: int = MAX_ROWS) -> str:
                      + (", ".join(f"`{escape(n)}`" for n in changed[:MAX_ROWS]) or "none")
                      + (f" and {len(changed) - MAX_ROWS} more" if len(changed) > MAX_ROWS
                         else "") + ".")
-    if notes:
-        lines += ["", *notes]
+    for note in notes:  # a paragraph each
+        lines += ["", note]
     items = _caveat_items(doc)
     if items:
         lines += ["", "Caveats:", "", *(f"- {item}" for item in items)]

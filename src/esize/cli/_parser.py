@@ -49,7 +49,10 @@ class _Parser(argparse.ArgumentParser):
         return super()._parse_optional(arg_string)
 
     def error(self, message: str) -> NoReturn:
-        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        try:
+            print(f"{self.prog}: error: {message}", file=sys.stderr, flush=True)
+        except (OSError, ValueError, AttributeError):  # stderr full, closed or absent
+            pass  # the status still says it (esize.cli._main.run quiets the stream)
         raise SystemExit(EXIT_BAD_INPUT)
 
     def __init__(self, *args, **kwargs):
@@ -102,12 +105,37 @@ def column_arg(text: str) -> str:
 def costs_arg(text: str) -> list[float]:
     """``--costs``: comma-separated numbers, at least one (checked for sign later)."""
     try:
+        if not _plain_number(text):
+            raise ValueError(text)
         costs = [float(x) for x in text.split(",") if x.strip()]
     except ValueError:
         raise argparse.ArgumentTypeError(f"costs must be numbers, got {text!r}") from None
     if not costs:
         raise argparse.ArgumentTypeError("--costs needs at least one number")
     return costs
+
+
+#: An integer as the command line takes it: ASCII digits, an optional sign, blanks around.
+_WHOLE = re.compile(r"\s*[+-]?[0-9]+\s*", re.ASCII)
+
+
+def _plain_number(text: str, *, whole: bool = False) -> bool:
+    """Whether ``text`` may be given to ``int`` (``whole``) or ``float``: ASCII only and
+    no ``_``, which both would take (``int("١٢")`` is 12, ``int("1_2")`` too), and
+    for an integer digits alone."""
+    if whole:
+        return _WHOLE.fullmatch(text) is not None
+    return text.isascii() and "_" not in text
+
+
+def float_arg(text: str) -> float:
+    """A number in ASCII (``--budget``); its range is checked by the command."""
+    if not _plain_number(text):
+        raise argparse.ArgumentTypeError(f"not a number: {text!r} (digits 0-9 only)")
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
 
 
 def number_arg(convert, ok, requirement: str):
@@ -124,10 +152,12 @@ def number_arg(convert, ok, requirement: str):
     """
 
     def parse(text: str):
+        kind = "an integer" if convert is int else "a number"
+        if not _plain_number(text, whole=convert is int):
+            raise argparse.ArgumentTypeError(f"not {kind}: {text!r} (digits 0-9 only)")
         try:
             value = convert(text)
         except ValueError:
-            kind = "an integer" if convert is int else "a number"
             raise argparse.ArgumentTypeError(f"not {kind}: {text!r}") from None
         if not ok(value):
             raise argparse.ArgumentTypeError(f"{requirement}, got {value}")
@@ -136,13 +166,32 @@ def number_arg(convert, ok, requirement: str):
     return parse
 
 
+#: Smallest ``--alpha``: confidence levels are shown as ``f"{100 * (1 - alpha):g} %"``
+#: (six significant digits), which reads ``99.9999 %`` at this alpha and ``100 %`` a
+#: little below it.
+MIN_ALPHA = 1e-6
+
+
 def alpha_arg(text: str) -> float:
-    """``--alpha``: a number, checked by the rule every interval function applies."""
+    """``--alpha``: a number, checked by the rule every interval function applies, and
+    at least :data:`MIN_ALPHA`.
+
+    A smaller alpha would be shown as a 100 % interval, in the text, the markdown, the
+    ``--fail-on`` line and the figures alike, and such a level is nothing that
+    measurements of a machine can support (a percentile bootstrap would need millions
+    of resamples): it is refused here, once for every command and every output, rather
+    than shown as what it is not.
+    """
     value = number_arg(float, lambda a: True, "")(text)
     try:
-        return _check_alpha(value)
+        value = _check_alpha(value)
     except EsizeError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
+    if value < MIN_ALPHA:
+        raise argparse.ArgumentTypeError(
+            f"alpha {value:g} is below 1e-6: a confidence level above 99.9999 % cannot be "
+            "told from 100 %, nor supported by measurements; use an alpha of 1e-6 or more")
+    return value
 
 
 
@@ -184,6 +233,14 @@ def fail_on_arg(text: str) -> list[str]:
             f"--fail-on takes {', '.join(FAIL_ON)} (comma-separated or repeated), got {text!r}"
         )
     return words
+
+
+def input_arg(text: str) -> str:
+    """An input file or directory, whose name cannot be empty (``Path("")`` is the
+    current directory)."""
+    if not text:
+        raise argparse.ArgumentTypeError("the input file name is empty")
+    return text
 
 
 def markdown_arg(text: str) -> str:
@@ -332,16 +389,17 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("summary", help="per-level variances and a CI for the mean")
-    p.add_argument("data", help="tidy CSV/Parquet table, harness result file, or criterion "
-                   "directory (DIR@BASELINE for a named baseline)")
+    p.add_argument("data", type=input_arg, help="tidy CSV/Parquet table, harness result "
+                   "file, or criterion directory (DIR@BASELINE for a named baseline)")
     _add_input_options(p, plot=True)
     p.add_argument("--alpha", type=alpha_arg, default=0.05, help="1 - confidence (default 0.05)")
     p.add_argument("--normal", action="store_true", help="normal instead of t quantile")
 
     p = sub.add_parser("compare", help="CI for the ratio of means NEW/OLD and a verdict")
-    p.add_argument("old", help="measurements of the old (baseline) system")
+    p.add_argument("old", type=input_arg, help="measurements of the old (baseline) system")
     p.add_argument(
         "new",
+        type=input_arg,
         nargs="?",
         default=None,
         help="measurements of the new system (its design may differ); without it, the "
@@ -374,6 +432,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--seed", type=nonneg_int, default=None, help="bootstrap seed (default: fresh, reported)"
+    )
+    p.add_argument(
+        "--estimator",
+        choices=("mean", "median", "trimmed"),
+        default="mean",
+        help="summarise each process (fork, execution) by the median or the 20 %% trimmed "
+        "mean of its values before comparing, to resist far-out values (default: mean)",
     )
     p.add_argument(
         "--assume-no-fork-variance",
@@ -411,8 +476,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     p = sub.add_parser("plan", help="optimal repetition counts for the next experiment")
-    p.add_argument("data", help="pilot measurements: tidy table, harness result file, or "
-                   "criterion directory (DIR@BASELINE)")
+    p.add_argument("data", type=input_arg, help="pilot measurements: tidy table, harness "
+                   "result file, or criterion directory (DIR@BASELINE)")
     _add_input_options(p)
     p.add_argument(
         "--costs",
@@ -424,7 +489,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--budget",
-        type=float,
+        type=float_arg,
         default=None,
         help="time budget in measurements: also dimension the experiment",
     )

@@ -13,7 +13,7 @@ A caveat also names every harness setting recorded differently in the two files
 from __future__ import annotations
 
 from .._design import Design
-from .._errors import InputError
+from .._errors import EsizeError, InputError
 from ..compare import (
     MIN_BOOTSTRAP_UNITS,
     CompareResult,
@@ -24,12 +24,14 @@ from ..compare import (
     compare_pairs,
     directions,
     reading_caveats,
+    robust_design,
     schemes_for,
     unobserved_top,
 )
+from ..plots import require_matplotlib
 from ..readers import align_pair, match_benchmarks, names_text
 from ..readers.settings import file_settings, settings_caveat
-from ..text import merge_warmup
+from ..text import dump_json, merge_warmup
 from ._shared import progress_bar, read_input, select
 
 __all__ = [
@@ -95,10 +97,12 @@ def read_pairs(args) -> tuple[str, str, list[Pair], list, list]:
             bo, bn, name=name, new_name=new_name, old_source=args.old, new_source=args.new,
         )
         changed = settings_caveat(old_settings.get(name), new_settings.get(new_name))
+        est = getattr(args, "estimator", "mean")
+        old, new = robust_design(old, est), robust_design(new, est)
         pairs.append(Pair(name, new_name, bo.unit, old, new,
                           _schemes(args, old, new, wants_boot),
                           reading_caveats(bo, bn) + ((changed,) if changed else ()),
-                          merge_warmup(bo.warmup, bn.warmup), unobserved_top(bo, bn)))
+                          merge_warmup(bo.warmup, bn.warmup), unobserved_top(bo, bn), est))
     return fo, fn, pairs, matching.only_old, matching.only_new
 
 
@@ -154,9 +158,11 @@ def baseline_pairs(args) -> tuple[str, str, list[Pair]]:
     for name, bn in others:
         old, new = align_pair(bo, bn, name=base, new_name=name, old_source=args.old,
                               new_source=args.old)
+        est = getattr(args, "estimator", "mean")
+        old, new = robust_design(old, est), robust_design(new, est)
         pairs.append(Pair(name, name, bo.unit, old, new, _schemes(args, old, new, wants_boot),
                           reading_caveats(bo, bn), merge_warmup(bo.warmup, bn.warmup),
-                          unobserved_top(bo, bn)))
+                          unobserved_top(bo, bn), est))
     return fmt, base, pairs
 
 
@@ -213,5 +219,11 @@ def cmd_compare(args) -> CompareResult:
     """
     result = compare(args)
     if args.plot:
+        try:
+            require_matplotlib()
+        except EsizeError:
+            # the comparison is complete: show it, then fail on the figure alone
+            print(dump_json(result.to_json()) if args.json else result.render_text())
+            raise
         result.plot(args.plot)
     return result

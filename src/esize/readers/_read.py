@@ -201,6 +201,7 @@ def load(path: str | os.PathLike, *, max_bytes: int | None = None) -> tuple[str,
     ('hyperfine', ['sort', 'hash'])
     """
     p = Path(path)
+    _named(path)
     with reading(path):
         if criterion.is_input(path):  # a directory (DIR@BASELINE): criterion's results
             return "criterion", None
@@ -349,8 +350,16 @@ def read_benchmarks(
                                 max_bytes=max_bytes)
 
 
+def _named(path) -> None:
+    """InputError for an empty file name, which ``Path`` would take for the current
+    directory (and criterion's reader walk it)."""
+    if not os.fspath(path):
+        raise InputError("''", "the input file name is empty")
+
+
 def _read_benchmarks(path, fmt, *, levels, value, where, warmup, benchmark_column,
                      balance, gbench_time, only, max_bytes) -> dict:
+    _named(path)
     p = Path(path)
     source = str(path)
     doc = None

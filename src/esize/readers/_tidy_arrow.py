@@ -24,10 +24,11 @@ from typing import cast
 
 import numpy as np
 
+from .._errors import InputError
 from ._common import check_file, max_input_bytes, subnormal_problem
 from ._suffixes import PARQUET_SUFFIXES
-from ._tidy_cells import _design
-from ._tidy_load import _CHUNK, _compression, _delimiter
+from ._tidy_cells import BENCHMARK_LIKE, _design
+from ._tidy_load import _CHUNK, _compression, _delimiter, check_parquet_size
 from .units import UnitInfo
 
 
@@ -117,7 +118,13 @@ def _header_names(header: str, delimiter: str) -> list[str]:
     return names
 
 
-def _fast_csv(p: Path, wanted: list[str], labels: list[str], value: str, max_bytes):
+def _benchmark_like(names, wanted) -> bool:
+    """Whether a column the read leaves out may name benchmarks (:data:`BENCHMARK_LIKE`)."""
+    return any(str(n).lower() in BENCHMARK_LIKE and n not in wanted for n in names)
+
+
+def _fast_csv(p: Path, wanted: list[str], labels: list[str], value: str, max_bytes,
+              unsplit: bool = False):
     """The columns ``wanted`` of CSV file ``p`` as a pyarrow table (``labels`` as
     text, ``value`` as doubles), after the checks of :func:`_csv_bytes_ok`."""
     pa, _ = _pyarrow()
@@ -128,6 +135,8 @@ def _fast_csv(p: Path, wanted: list[str], labels: list[str], value: str, max_byt
     names = _header_names(header, delimiter)
     if len(set(names)) != len(names) or any(c not in names for c in wanted):
         raise _Fallback  # duplicate or missing columns: said by the other route
+    if unsplit and _benchmark_like(names, wanted):
+        raise _Fallback  # several benchmarks, perhaps: the other route looks
     types = {c: pa.dictionary(pa.int32(), pa.string()) for c in labels}
     types[value] = pa.float64()
     try:
@@ -142,21 +151,26 @@ def _fast_csv(p: Path, wanted: list[str], labels: list[str], value: str, max_byt
         raise _Fallback from None
 
 
-def _fast_parquet(p: Path, wanted: list[str], labels: list[str]):
-    """The columns ``wanted`` of Parquet file ``p`` (``labels`` dictionary-encoded)."""
+def _fast_parquet(p: Path, wanted: list[str], labels: list[str], max_bytes: int | None,
+                  unsplit: bool = False):
+    """The columns ``wanted`` of Parquet file ``p`` (``labels`` dictionary-encoded),
+    once its decoded size is known to be within the input size limit."""
     pa, _ = _pyarrow()
     import pyarrow.parquet as pq
 
     try:
+        check_parquet_size(p, max_bytes)
         schema = pq.read_schema(p)
         names = schema.names
         if len(set(names)) != len(names) or any(c not in names for c in wanted):
+            raise _Fallback
+        if unsplit and _benchmark_like(names, wanted):
             raise _Fallback
         text = [c for c in labels if pa.types.is_string(schema.field(c).type)
                 or pa.types.is_large_string(schema.field(c).type)]
         with pq.ParquetFile(p, read_dictionary=text) as f:  # (read_table imports pandas)
             return f.read(columns=wanted, use_pandas_metadata=False)
-    except _Fallback:
+    except (_Fallback, InputError):
         raise
     except Exception:  # noqa: BLE001 - any failure is worded by the other route
         raise _Fallback from None
@@ -313,11 +327,12 @@ def _fast_parse(p: Path, *, levels, value, where, benchmark_column, balance, max
         raise _Fallback
     label_cols = [*levels, *([benchmark_column] if benchmark_column is not None else [])]
     wanted = list(dict.fromkeys([*label_cols, value, *(c for c, _ in conds)]))
+    unsplit = benchmark_column is None
     if parquet:
-        table = _fast_parquet(p, wanted, [c for c in wanted if c != value])
+        table = _fast_parquet(p, wanted, [c for c in wanted if c != value], max_bytes, unsplit)
     else:
         text_cols = [c for c in wanted if c != value]
-        table = _fast_csv(p, wanted, text_cols, value, max_bytes)
+        table = _fast_csv(p, wanted, text_cols, value, max_bytes, unsplit)
     if table.num_rows == 0:
         raise _Fallback
     for col, text in conds:

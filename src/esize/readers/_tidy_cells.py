@@ -277,6 +277,11 @@ def _design(rows: Table, levels, value, balance, source, name):
     return design
 
 
+#: Column names that hold benchmark names: a table with two or more names in one of
+#: them holds several benchmarks, which are not pooled into one.
+BENCHMARK_LIKE = ("benchmark", "bench", "benchmark_name", "name", "test", "case")
+
+
 def _check_names(table: Mapping, levels: list[str], value, benchmark_column, source) -> None:
     """InputError for column names that are empty, clash, or are not in the table."""
     if not isinstance(value, str) or not value.strip():

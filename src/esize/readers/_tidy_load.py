@@ -41,7 +41,7 @@ def _load(p: Path, max_bytes: int | None = None) -> tuple[Table, Callable[[int],
     message: its line for a CSV file, its number for Parquet."""
     check_file(p, max_bytes)
     if p.suffix.lower() in PARQUET_SUFFIXES:
-        return _read_parquet(p), lambda k: f"row {k + 1}"
+        return _read_parquet(p, max_bytes), lambda k: f"row {k + 1}"
     table, delimiter = _read_csv(p, max_bytes)
     return table, _CsvLines(p, delimiter)
 
@@ -233,7 +233,40 @@ def _csv_problem(p: Path, exc: csv.Error, line: int, delimiter: str) -> str:
     return f"line {line} is not valid CSV ({msg})"
 
 
-def _read_parquet(p: Path) -> Table:
+#: Bytes a value of each Parquet physical type takes once decoded; a byte array (text)
+#: at least its offset or pointer, 8.
+_DECODED_WIDTH = {"BOOLEAN": 1, "INT32": 4, "FLOAT": 4, "INT96": 12}
+
+
+def _parquet_size(meta) -> int:
+    """The bytes a Parquet file's data takes once decompressed and decoded, from its
+    metadata alone: per row group, the larger of its uncompressed size and its rows
+    times the width of a decoded row (dictionary and run-length encoding store a
+    column of one repeated value in a few bytes, whatever the number of rows)."""
+    schema = meta.schema
+    width = sum(_DECODED_WIDTH.get(schema.column(i).physical_type, 8)
+                for i in range(meta.num_columns))
+    total = 0
+    for i in range(meta.num_row_groups):
+        group = meta.row_group(i)
+        total += max(group.total_byte_size, group.num_rows * width)
+    return total
+
+
+def check_parquet_size(p: Path, max_bytes: int | None = None) -> None:
+    """InputError when Parquet file ``p`` decodes to more than :func:`max_input_bytes`
+    (a file of a few hundred kilobytes can hold gigabytes of values), read from its
+    metadata before any data. A file whose metadata cannot be read is left to the
+    reader, which says what is wrong with it."""
+    import pyarrow.parquet as pq
+
+    limit = max_input_bytes(max_bytes)
+    size = _parquet_size(pq.read_metadata(p))
+    if size > limit:
+        raise too_big(p, size, limit, decompressed=True)
+
+
+def _read_parquet(p: Path, max_bytes: int | None = None) -> Table:
     try:
         import pyarrow.parquet as pq
     except ImportError:
@@ -246,6 +279,7 @@ def _read_parquet(p: Path) -> Table:
         dup = next((c for k, c in enumerate(names) if c in names[:k]), None)
         if dup is not None:
             raise InputError(p, f"cannot read: column {dup!r} appears twice")
+        check_parquet_size(p, max_bytes)
         table = pq.read_table(p)
         columns = {name: table.column(name) for name in table.column_names}
     except InputError:

@@ -145,22 +145,30 @@ def _samples(raw, source, name) -> list[float]:
          f"{prefix(name)}{SAMPLE} holds {len(iters)} 'iters' and {len(times)} 'times'; "
          "they go in pairs")
     n = np.asarray(iters)
-    bad = np.flatnonzero(n <= 0)
-    need(bad.size == 0, source,
-         f"{prefix(name)}{SAMPLE} sample {int(bad[0]) + 1 if bad.size else 0} has "
-         f"{float(n[bad[0]]) if bad.size else 0!r} iterations; every sample needs at least one")
+    # a count of iterations: a whole number of at least one (19.0 is one, 0.5 is not)
+    bad = np.flatnonzero((n < 1) | (n != np.floor(n)))
+    if bad.size:
+        raise InputError(
+            source, f"{prefix(name)}{SAMPLE} sample {int(bad[0]) + 1} has "
+            f"{float(n[bad[0]])!r} iterations; every sample needs a whole number of "
+            "iterations, at least one")
     return (np.asarray(times) / n).tolist()
 
 
-def _name(bench_dir: Path, root: Path, baseline_dir: Path) -> str:
-    """criterion's ``full_id`` of a benchmark, else its directory relative to the input."""
+def _name(bench_dir: Path, root: Path, baseline_dir: Path, max_bytes: int | None = None) -> str:
+    """criterion's ``full_id`` of a benchmark, else its directory relative to the input.
+
+    A ``benchmark.json`` that is there but not a regular file (a FIFO, a device) or
+    over the size limit is an InputError, never opened."""
     meta = baseline_dir / "benchmark.json"
+    if _exists(meta):  # (a dangling link is no benchmark.json: the directory names it)
+        check_file(meta, max_bytes)
     try:
         doc = json.loads(meta.read_text(encoding="utf-8"))
         full = doc.get("full_id") if isinstance(doc, dict) else None
         if isinstance(full, str) and full:
             return full
-    except (OSError, ValueError, UnicodeDecodeError):
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
         pass
     rel = bench_dir.relative_to(root).as_posix() if bench_dir != root else bench_dir.name
     return rel or bench_dir.name
@@ -231,7 +239,7 @@ def parse_path(path, source, max_bytes: int | None = None) -> dict:
         kind = _kind(doc)
         need(kind is not None, source, "not a criterion sample.json (no 'iters' and 'times')")
         _refuse_summary(kind, source)
-        name = _name(p.parent.parent, p.parent.parent, p.parent)
+        name = _name(p.parent.parent, p.parent.parent, p.parent, max_bytes)
         return {name: (_samples(doc, source, name), unit)}
     if not p.is_dir():
         raise InputError(source, "no such file or directory")
@@ -261,14 +269,14 @@ def parse_path(path, source, max_bytes: int | None = None) -> dict:
             continue
         sample = baselines[baseline]
         check_file(sample, max_bytes)
-        name = _name(bench_dir, root, sample.parent)
+        name = _name(bench_dir, root, sample.parent, max_bytes)
         doc = parse_json(read_bytes(sample), sample, max_bytes)
         if name in out:
             raise InputError(source, f"{prefix(name)}appears twice (two directories give "
                              "the same full_id)")
-        out[name] = (_samples(doc, source, name), unit)
+        out[name] = (_samples(doc, sample, name), unit)  # a bad sample names its file
     if missing:
-        names = ", ".join(_name(d, root, next(iter(found[d].values())).parent)
+        names = ", ".join(_name(d, root, next(iter(found[d].values())).parent, max_bytes)
                           for d in missing[:5]) + (
             f" and {len(missing) - 5} more" if len(missing) > 5 else "")
         warnings.warn(

@@ -43,6 +43,7 @@ from ._suffixes import COMPRESSED, SUFFIXES, is_table_name
 # (_tidy_arrow) reads well-formed tables fast and hands everything else over.
 from ._tidy_arrow import _fast_parse
 from ._tidy_cells import (
+    BENCHMARK_LIKE,
     _check_names,
     _design,
     _labels,
@@ -199,6 +200,8 @@ def parse(
     if _n_rows(table) == 0:
         raise InputError(source, "no rows: the table holds a header only")
     rows = _where_rows(table, where, source)
+    if benchmark_column is None:
+        _refuse_pooled_benchmarks(table, rows, [*levels, value], source)
     out: dict = {}
     for name, part in _split(table, rows, benchmark_column, row_name, source):
         vals = _measurements(table[value], part, value, source, name, row_name)
@@ -206,6 +209,22 @@ def parse(
         cells[value] = vals
         out[name] = (_design(cells, levels, value, balance, source, name), UnitInfo())
     return out
+
+
+def _refuse_pooled_benchmarks(table: dict, rows, used: list[str], source) -> None:
+    """InputError for a table (the rows kept by ``where``) whose benchmark-like column
+    holds two or more names, when no ``benchmark_column`` splits it."""
+    for col in table:
+        if str(col).lower() not in BENCHMARK_LIKE or col in used:
+            continue
+        names = list(dict.fromkeys(str(v) for v in np.asarray(table[col])[rows].tolist()))
+        if len(names) >= 2:
+            shown = ", ".join(repr(n) for n in names[:3]) + (", ..." if len(names) > 3 else "")
+            raise InputError(
+                source,
+                f"column {col!r} holds {len(names)} benchmarks ({shown}); compare each with "
+                f"--benchmark-column {col}, or pick one with --where {col}=NAME",
+            )
 
 
 def read(
