@@ -452,6 +452,11 @@ def band_reason(interval: Interval, threshold: float, *, lower_is_better: bool =
             f"{100 * threshold:g} % threshold")
 
 
+def _both_label(pairs: Sequence[Pair], names: tuple[str, ...]) -> bool:
+    """Whether both systems of every pair have a level named in ``names``."""
+    return all(any(level in names for level in d.levels) for p in pairs for d in (p.old, p.new))
+
+
 #: Level names that mark a session or round: old and new measured at the same time
 #: (interleaved in rounds) or the runs' own drift observed as a level of the design.
 SESSION_LEVELS = ("session", "round")
@@ -479,10 +484,7 @@ def drift_note(pairs: Sequence[Pair]) -> str | None:
     >>> drift_note([make_pair("sort", rounds, rounds)]) is None
     True
     """
-    def has_session(d: Design) -> bool:
-        return any(level in SESSION_LEVELS for level in d.levels)
-
-    if all(has_session(p.old) and has_session(p.new) for p in pairs):
+    if _both_label(pairs, SESSION_LEVELS):
         return None
     return ("drift: neither system's data label a session or round, so whatever changed "
             "on the machine between the old and the new run (load, clock, temperature) is "
@@ -511,10 +513,7 @@ def build_note(pairs: Sequence[Pair]) -> str | None:
     >>> build_note([make_pair("sort", builds, builds)]) is None
     True
     """
-    def has_build(d: Design) -> bool:
-        return any(level in BUILD_LEVELS for level in d.levels)
-
-    if all(has_build(p.old) and has_build(p.new) for p in pairs):
+    if _both_label(pairs, BUILD_LEVELS):
         return None
     return ("builds: neither system's data label builds (binaries), so the variation "
             "between builds of the same code (code layout, link order) is not in the "

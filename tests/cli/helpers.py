@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from esize.cli import main
 
@@ -177,3 +179,13 @@ def run_json(argv, capsys) -> tuple[dict, str]:
     code, out, err = cli([*argv, "--json"], capsys)
     assert code == 0, err
     return json.loads(out), err
+
+
+def mknod_char(path: Path, major: int, minor: int) -> Path:
+    """A character device node at ``path`` (in a test's own directory, so that no device
+    of the machine is ever the target), or a skip where nodes cannot be made."""
+    try:
+        os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(major, minor))
+    except PermissionError:
+        pytest.skip("making a device node needs root (CI runs as root)")
+    return path

@@ -30,7 +30,7 @@ from esize.cli import main
 from esize.cli._markdown import MAX_CAVEATS, MAX_ROWS, escape, render_markdown
 from esize.readers import unit_info
 
-from .helpers import assert_one_line_error, cli
+from .helpers import assert_one_line_error, cli, mknod_char
 
 ROOT = Path(__file__).resolve().parents[2]
 HARNESS = ROOT / "tests" / "data" / "harness"
@@ -355,12 +355,6 @@ def _md(capsys, target, *extra):
                 *extra], capsys)
 
 
-def _mknod_char(path: Path, major: int, minor: int) -> Path:
-    try:
-        os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(major, minor))
-    except PermissionError:
-        pytest.skip("making a device node needs root (CI runs as root)")
-    return path
 
 
 def test_markdown_naming_an_input_or_the_json_output_is_refused(capsys, tmp_path):
@@ -396,9 +390,9 @@ def test_markdown_refuses_directories_devices_and_unread_fifos(capsys, tmp_path)
     t0 = time.monotonic()
     assert_one_line_error(*_md(capsys, fifo), file=fifo, words=["no program is reading"])
     assert time.monotonic() - t0 < 5 and stat.S_ISFIFO(os.lstat(fifo).st_mode)
-    mem = _mknod_char(tmp_path / "mem", 1, 1)  # /dev/mem's numbers: never opened
+    mem = mknod_char(tmp_path / "mem", 1, 1)  # /dev/mem's numbers: never opened
     assert_one_line_error(*_md(capsys, mem), file=mem, words=["is a character device"])
-    null = _mknod_char(tmp_path / "null", 1, 3)
+    null = mknod_char(tmp_path / "null", 1, 3)
     code, out, err = _md(capsys, null)
     assert code == 0, err
     assert stat.S_ISCHR(os.lstat(null).st_mode)

@@ -21,19 +21,13 @@ import pytest
 from esize import io as esize_io
 from esize.io import OutputError, check_output, write_output
 
-from .helpers import _module_env, assert_one_line_error, cli
+from .helpers import _module_env, assert_one_line_error, cli, mknod_char
 
 
 def _sha(p) -> str:
     return hashlib.sha256(Path(p).read_bytes()).hexdigest()
 
 
-def _mknod_char(path: Path, major: int, minor: int) -> Path:
-    try:
-        os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(major, minor))
-    except PermissionError:
-        pytest.skip("making a device node needs root (CI runs as root)")
-    return path
 
 
 def _compare(wqe, out, capsys, *extra):
@@ -96,7 +90,7 @@ def test_empty_output_name_is_an_error(wqe, capsys):
 
 # -- devices and FIFOs keep their kind ------------------------------------------------------
 def test_null_device_node_is_written_to_and_stays_a_device(wqe, capsys, tmp_path):
-    dev = _mknod_char(tmp_path / "null", 1, 3)
+    dev = mknod_char(tmp_path / "null", 1, 3)
     code, out, err = _compare(wqe, dev, capsys)
     assert code == 0, err
     st = os.lstat(dev)
@@ -105,7 +99,7 @@ def test_null_device_node_is_written_to_and_stays_a_device(wqe, capsys, tmp_path
 
 
 def test_full_device_node_is_one_line_and_stays_a_device(wqe, capsys, tmp_path):
-    dev = _mknod_char(tmp_path / "full", 1, 7)
+    dev = mknod_char(tmp_path / "full", 1, 7)
     code, out, err = _compare(wqe, dev, capsys)
     assert_one_line_error(code, out, err, file=dev, words=["no space left on device"])
     assert stat.S_ISCHR(os.lstat(dev).st_mode)
@@ -113,7 +107,7 @@ def test_full_device_node_is_one_line_and_stays_a_device(wqe, capsys, tmp_path):
 
 def test_other_character_devices_are_refused_unopened(wqe, capsys, tmp_path):
     # (1, 1) is /dev/mem: never opened, let alone written
-    dev = _mknod_char(tmp_path / "mem", 1, 1)
+    dev = mknod_char(tmp_path / "mem", 1, 1)
     code, out, err = _compare(wqe, dev, capsys)
     assert_one_line_error(code, out, err, file=dev, words=["is a character device"])
     assert stat.S_ISCHR(os.lstat(dev).st_mode)
@@ -158,7 +152,7 @@ def test_directory_and_block_device_are_refused(wqe, capsys, tmp_path):
 def test_as_a_separate_process_the_device_and_inputs_stay(wqe, tmp_path):
     """The acceptance run: ``esize compare A B -o NODE`` as its own process."""
     old, new = wqe
-    dev = _mknod_char(tmp_path / "null", 1, 3)
+    dev = mknod_char(tmp_path / "null", 1, 3)
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     before = (_sha(old), _sha(new))

@@ -31,7 +31,15 @@ import pytest
 from esize import InputError
 from esize.readers import detect_format, read_benchmarks
 
-from .helpers import WQE_NEW, WQE_OLD, _module_env, assert_one_line_error, cli, write_csv
+from .helpers import (
+    WQE_NEW,
+    WQE_OLD,
+    _module_env,
+    assert_one_line_error,
+    cli,
+    mknod_char,
+    write_csv,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 REAL = REPO / "tests" / "data" / "real" / "criterion-deduplicate"
@@ -59,12 +67,6 @@ def _run(argv, *, timeout=60, cwd=None, **kwargs):
     return proc.returncode, proc.stdout, proc.stderr
 
 
-def _mknod_char(path: Path, major: int, minor: int) -> Path:
-    try:
-        os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(major, minor))
-    except PermissionError:
-        pytest.skip("making a device node needs root (CI runs as root)")
-    return path
 
 
 @pytest.fixture
@@ -303,7 +305,7 @@ def _fill(argv, pair):
 
 @pytest.mark.parametrize("argv", STREAM_ARGVS)
 def test_standard_output_on_a_full_device_is_one_line_and_status_2(pair, tmp_path, argv):
-    full = _mknod_char(tmp_path / "full", 1, 7)
+    full = mknod_char(tmp_path / "full", 1, 7)
     with open(full, "wb") as sink:
         proc = subprocess.run([sys.executable, "-m", "esize", *map(str, _fill(argv, pair))],
                               env=_module_env(), stdout=sink, stderr=subprocess.PIPE,
@@ -331,7 +333,7 @@ UNBALANCED = "binary,execution,time\n" + "\n".join(
 def test_standard_error_on_a_full_device_is_status_2(pair, tmp_path, argv, status):
     """What standard error would carry is lost; the status says the run did not end
     well, and is never 1 (a --fail-on verdict) from a traceback nobody could see."""
-    full = _mknod_char(tmp_path / "full", 1, 7)
+    full = mknod_char(tmp_path / "full", 1, 7)
     ragged = tmp_path / "ragged.csv"
     ragged.write_text(UNBALANCED)
     argv = [{"RAGGED": ragged}.get(a, a) for a in _fill(argv, pair)]
