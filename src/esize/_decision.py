@@ -413,10 +413,10 @@ def wording_note(*, lower_is_better: bool = True) -> str:
     if lower_is_better:
         return ("for times, x % faster (slower) means x % less (more) time than old, "
                 "and Nx faster (slower) N times less (more) time; a description is in "
-                "factors when any of its values is 2x or more")
+                "factors when any of its values is 1.5x or more")
     return ("for rates, x % faster (slower) means an x % higher (lower) rate than old, "
             "and Nx faster (slower) an N times higher (lower) rate; a description is "
-            "in factors when any of its values is 2x or more")
+            "in factors when any of its values is 1.5x or more")
 
 
 def number_text(x: float, decimals: int = 4) -> str:

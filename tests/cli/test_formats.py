@@ -375,9 +375,9 @@ def test_tidy_benchmark_column(tmp_path, capsys):
     # --benchmark alone implies the 'benchmark' column of a tidy table
     s, _ = run_json(["summary", po, "--benchmark", "y"], capsys)
     assert s["mean"] == pytest.approx(6.5)
-    # without either, the table stays one design (the behaviour before benchmark columns)
-    s, _ = run_json(["summary", po], capsys)
-    assert s["mean"] == pytest.approx((10.5 + 6.5) / 2) and s["benchmarks"][0]["name"] is None
+    # without either, two names in the column are refused, not pooled into one design
+    code, out, err = cli(["summary", po], capsys)
+    assert code == 2 and "column 'benchmark' holds 2 benchmarks ('x', 'y')" in err
 
 
 def test_tidy_single_benchmark_json_unchanged(tmp_path, capsys):

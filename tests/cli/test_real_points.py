@@ -9,7 +9,7 @@
    measurement in all is a one-line error;
 3. ``--warmup auto`` on PyPy's in-process series;
 4. a hyperfine export compared within itself (second command against the first);
-5. the wording of a change: percentages below a factor 2, factors from 2 on, never
+5. the wording of a change: percentages below a factor 1.5, factors from 1.5 on, never
    a negative percentage, the same words for times and rates;
 6. presentation: a bounded figure for 67 benchmarks, a bounded name column with
    the common prefix said once.
@@ -42,6 +42,7 @@ import pytest
 from scipy import stats
 
 import esize as ez
+from esize._decision import FACTOR_WORDING
 from esize.cli import main
 
 from .helpers import assert_one_line_error
@@ -194,14 +195,15 @@ def phrase_ratio(amount: str, word: str, lower_is_better: bool) -> float:
     grew = (word == "slower") == lower_is_better  # the measured quantity went up
     if amount.endswith("x"):
         factor = float(amount[:-1])
-        assert factor >= 2.0, amount
+        assert factor >= FACTOR_WORDING - 5e-3, amount  # (rounded to 3 digits)
         return factor if grew else 1.0 / factor
     pct = float(amount[:-2])
     # whatever is measured (time or rate): a value that shrank reads as a percentage
-    # down to half of the old one (at most 50 %), one that grew up to twice (below 100 %)
-    assert 0.0 <= pct < 100.0, amount
+    # down to two thirds of the old one (at most 33.4 %), one that grew up to 1.5 times
+    # (below 50 %)
+    assert 0.0 <= pct < 50.0, amount
     if not grew:
-        assert pct <= 50.0, amount
+        assert pct <= 100 / 3 + 0.01, amount
     return 1.0 + pct / 100.0 if grew else 1.0 - pct / 100.0
 
 
@@ -225,8 +227,10 @@ def check_description(desc: str, ratio: float, lower: float, upper: float, lower
         assert abs(ratio - 1.0) < 1e-12, desc
     else:
         close(ratio, m["amount"], m["word"])
-        # a factor from 2 on, a percentage below
-        assert m["amount"].endswith("x") == (max(ratio, 1 / ratio) >= 2.0), desc
+        # a factor from 1.5 on (the estimate's or a limit's), a percentage below
+        large = any(v <= 0 or math.isinf(v) or max(v, 1 / v) >= FACTOR_WORDING
+                    for v in (ratio, lower, upper))
+        assert m["amount"].endswith("x") == large, desc
     parsed = []
     for part in m["ci"].split(" .. "):
         if part == "no change":
@@ -584,10 +588,10 @@ def test_point5_wording_on_cpython_vs_pypy():
         amount, word = check_description(b["description"], b["ratio"], f["lower"], f["upper"],
                                          b["lower_is_better"])
         forms.add((amount.endswith("x"), word))
-        if b["ratio"] < 0.5:
+        if b["ratio"] < 1 / FACTOR_WORDING:
             assert re.fullmatch(r"new is [\d.]+x faster \(95 % CI [\d.]+x \.\. [\d.]+x\)",
                                 b["description"]), b["description"]
-        elif b["ratio"] < 2:
+        elif all(1 / FACTOR_WORDING < v < FACTOR_WORDING for v in (b["ratio"], f["lower"], f["upper"])):
             assert " % " in b["description"] and "x" not in b["description"]
         # the text table says the same as the JSON
         assert b["description"] in text
@@ -626,7 +630,7 @@ def test_point5_rates_use_the_same_words(tmp_path):
     factors = [3.0, 0.25, 1.3, 0.8, 1.0, 12.0, 0.6, 1.7, 0.4]
     heads = ["new is 3.00x faster", "new is 4.00x slower", "new is 30.00 % faster",
              "new is 20.00 % slower", "new is the same as old", "new is 12.0x faster",
-             "new is 40.00 % slower", "new is 70.00 % faster", "new is 2.50x slower"]
+             "new is 1.67x slower", "new is 1.70x faster", "new is 2.50x slower"]
     names = list(raw)
     new = scaled_jmh(FS2, tmp_path / "fs2-scaled.json", dict(zip(names, factors)))
     data = esize_json("compare", FS2, new, "--method", "fieller", "--resamples", "2000",
