@@ -101,7 +101,7 @@ from ._decision import (
 )
 from ._design import Design
 from ._errors import EsizeError
-from ._estimators import shared_statistics
+from ._estimators import RELATIVE_TOLERANCE, shared_statistics
 from ._intervals import Interval, _check_alpha, fieller_ci, fieller_p_value
 from .readers import align_pair
 from .readers.single import is_single
@@ -401,7 +401,7 @@ def benchmark_row(pair: Pair, fieller: Interval | None, boot: Interval | None, *
     lib = pair.unit.lower_is_better
     assume: dict[str, Any] = {"assume_no_fork_variance": assume_no_fork_variance,
                               "assume_bootstrap_covers": assume_bootstrap_covers}
-    reason, p_value = None, None
+    reason, band, p_value = None, None, None
     if chosen is None:
         word, text = Verdict.INCONCLUSIVE, "no interval"
     else:
@@ -413,13 +413,14 @@ def benchmark_row(pair: Pair, fieller: Interval | None, boot: Interval | None, *
                         bounded=chosen.bounded, lower_is_better=lib)
         obstacle = verdict_obstacle(**support)
         if chosen.bounded:
-            reason = obstacle or band_reason(chosen, threshold, lower_is_better=lib)
+            band = None if obstacle else band_reason(chosen, threshold, lower_is_better=lib)
+            reason = obstacle or band
         if fieller is not None and obstacle is None:
             p_value = fieller_p_value(pair.old, pair.new, normal=normal)
     caveats = benchmark_caveats(pair, fieller, boot, alpha=alpha, reason=reason,
                                 assumed=_assumed(assume), verdict_method=method)
-    if reason is not None and reason.startswith("new is "):  # band_reason's
-        caveats += (f"no verdict: {reason}",)
+    if band is not None:
+        caveats += (f"no verdict: {band}",)
     return CompareRow(pair, alpha, threshold, fieller, normal, boot, resamples, seed,
                       word, method, text, caveats, reason, p_value)
 
@@ -444,7 +445,9 @@ def band_reason(interval: Interval, threshold: float, *, lower_is_better: bool =
     if verdict(interval.lower, interval.upper, threshold,
                lower_is_better=lower_is_better) is not Verdict.INCONCLUSIVE:
         return None
-    below, above = interval.upper < 1.0, interval.lower > 1.0
+    # clearly beside 1: by more than the tolerance under which a limit counts as on it
+    below = interval.upper < 1.0 - RELATIVE_TOLERANCE
+    above = interval.lower > 1.0 + RELATIVE_TOLERANCE
     if not (below or above):
         return None
     word = "faster" if below == lower_is_better else "slower"

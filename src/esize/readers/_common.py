@@ -330,11 +330,10 @@ def single_unit_caveat(level: str, option: str | None = None, how: str | None = 
     how to observe the level instead (a harness with no option for it).
     """
     many = plural(level)
-    if how is None and option:
-        sep = "" if option.endswith("=") else " "
-        how = f"run with {option}{sep}{RECOMMENDED_UNITS} or more to observe it"
-    elif how is None:
-        how = f"measure {RECOMMENDED_UNITS} or more {many} to observe it"
+    if how is None:
+        sep = "" if option is None or option.endswith("=") else " "
+        how = (f"run with {option}{sep}{RECOMMENDED_UNITS} or more to observe it" if option
+               else f"measure {RECOMMENDED_UNITS} or more {many} to observe it")
     return (
         f"a single {level}: variation between {many} is not observed, so the interval "
         f"is too narrow if {many} differ; {how}"
