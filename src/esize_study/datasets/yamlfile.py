@@ -24,6 +24,7 @@ from pathlib import Path
 import yaml
 
 from esize import InputError
+from esize.io import file_kind
 
 __all__ = ["MAX_FILE_BYTES", "MAX_NODES", "MAX_DEPTH", "MAX_INT_DIGITS", "read_text",
            "load_yaml", "compose", "brief", "dotted", "value_problem"]
@@ -33,9 +34,6 @@ MAX_NODES = 100_000
 MAX_DEPTH = 100
 MAX_INT_DIGITS = 100
 
-_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
-          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-          (stat.S_ISSOCK, "a socket"))
 
 
 def brief(value, width: int = 80) -> str:
@@ -76,8 +74,7 @@ def read_text(path: str | Path, shown: str, limit: int = MAX_FILE_BYTES) -> str:
     except (OSError, ValueError) as exc:
         raise InputError(shown, f"cannot read: {getattr(exc, 'strerror', None) or exc}") from None
     if not stat.S_ISREG(info.st_mode):
-        kind = next((what for test, what in _KINDS if test(info.st_mode)), "not a file")
-        raise InputError(shown, f"expected a regular file, not {kind}")
+        raise InputError(shown, f"expected a regular file, not {file_kind(info.st_mode)}")
     if info.st_size > limit:
         raise InputError(shown, f"expected a file of at most {_size(limit)}, not one of "
                                 f"{info.st_size} bytes")
