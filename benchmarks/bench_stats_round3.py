@@ -6,8 +6,11 @@ R1 one-process formats (files of Go, Google Benchmark, pytest-benchmark, criteri
 Julia and asv, each built from a real file of the format with the simulated values in
 place of its own), R2 unrecorded and labelled sessions (tidy CSV files), R3 the
 bootstrap at 10-12 units, R4 the outlier caveat, R5 suites (multiplicity, Benjamini-
-Hochberg), and F1 the one-fork figure the docs quote. Every comparison goes through the command line's own code path
-(``esize compare`` in-process) or, for R3-R5, :func:`esize.compare.compare_pairs`.
+Hochberg), F1 the one-fork figure the docs quote, and R6 the df rule on a grid of
+designs (see prereg/2026-11-28-r6-df-rule.md). Every comparison goes through the
+command line's own code path (``esize compare`` in-process) or, for R3-R5,
+:func:`esize.compare.compare_pairs`; R6 is vectorised and checked against
+:func:`esize.fieller_ci` on its small designs.
 Seeds: ``SeedSequence(20261128)`` spawned per scenario in the rules' order. Each rate
 is printed with its Monte Carlo standard error and the rule's verdict (PASS / FAIL).
 """
@@ -36,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 REAL = ROOT / "tests" / "data" / "real"
 MADE = ROOT / "tests" / "data" / "made-here"
 SEED = 20261128
-SCENARIOS = ("R1", "R2", "R3", "R4", "R5", "F1")
+SCENARIOS = ("R1", "R2", "R3", "R4", "R5", "F1", "R6")  # R6 last: the seeds before it stay
 
 
 def _se(p: float, n: int) -> float:
@@ -313,6 +316,146 @@ def r5(rng, suites):
           flush=True)
     return out
 
+# -- R6: the df rule on a grid (addendum prereg/2026-11-28-r6-df-rule.md) ------------------
+GRID = (2, 3, 4, 5, 6, 10, 20, 30)
+SD_RATIOS = (0.1, 1.0, 10.0)
+R6_REPS = 10_000
+
+
+def _r6_units(rng, reps, scale, effect, normal):
+    """Unit means of 30 units a replicate: 10 iterations each, process sd 1 % and
+    iteration sd 3 % times ``scale``, centred log-normal (mean exactly 1 ms * effect),
+    or normal unit means of the same sd; also the iterations (None when normal)."""
+    sp, si = 0.01 * scale, 0.03 * scale
+    if normal:
+        sd = math.sqrt(sp * sp + si * si / 10)
+        return 1e-3 * effect * (1.0 + sd * rng.standard_normal((reps, GRID[-1]))), None
+    logs = (rng.standard_normal((reps, GRID[-1], 1)) * sp
+            + rng.standard_normal((reps, GRID[-1], 10)) * si - 0.5 * (sp * sp + si * si))
+    values = 1e-3 * effect * np.exp(logs)
+    return values.mean(axis=-1), values
+
+
+def _welch_dfs(wo, wn, n_old, n_new):
+    """Welch-Satterthwaite at the estimated relative variances (arrays)."""
+    uo, un = wo / (wo + wn), wn / (wo + wn)
+    return 1.0 / (uo * uo / (n_old - 1) + un * un / (n_new - 1))
+
+
+def _previous_dfs(wo, wn, n_old, n_new):
+    """The two-branch rule this round replaces (Welch; Hsu's n - 1 for a system of fewer
+    than 10 units, and fewer than the other, whose upper-quartile variance exceeds the
+    other's), for comparison only."""
+    from scipy.special import chdtri
+
+    welch = _welch_dfs(wo, wn, n_old, n_new)
+    if n_old == n_new or min(n_old, n_new) >= 10:
+        return welch
+    n_few, w_few, w_other = (n_old, wo, wn) if n_old < n_new else (n_new, wn, wo)
+    upper = w_few * (n_few - 1) / chdtri(n_few - 1, 0.75)
+    return np.where((upper > w_other) & (welch > n_few - 1), float(n_few - 1), welch)
+
+
+R6_RULES = {"rule": ez.ratio_dfs, "welch": _welch_dfs, "previous": _previous_dfs}
+
+
+def _r6_grid(rng, reps, normal):
+    """Per df rule: covered (effect 1) and detected (effect 1.03, lower limit above 1)
+    as boolean arrays over the replicates, keyed by (sd ratio, n_old, n_new, what),
+    with common random numbers; and how many replicates were checked against
+    ``fieller_ci`` (log-normal data only)."""
+    from scipy.special import stdtrit
+
+    out: dict = {name: {} for name in R6_RULES}
+    checked = 0
+    for ratio in SD_RATIOS:
+        for effect, key in ((1.0, "covered"), (1.03, "detected")):
+            uo, vals_o = _r6_units(rng, reps, 1.0, 1.0, normal)
+            un, vals_n = _r6_units(rng, reps, ratio, effect, normal)
+            for n_old in GRID:
+                mo = uo[:, :n_old].mean(axis=1)
+                vo = uo[:, :n_old].var(axis=1, ddof=1) / n_old
+                for n_new in GRID:
+                    mn = un[:, :n_new].mean(axis=1)
+                    vn = un[:, :n_new].var(axis=1, ddof=1) / n_new
+                    wo, wn = vo / (mo * mo), vn / (mn * mn)
+                    for name, dfs in R6_RULES.items():
+                        q = stdtrit(dfs(wo, wn, n_old, n_new), 0.975)
+                        lo, hi, _ = ez.fieller(mo, vo, mn, vn, q)
+                        hit = (lo <= effect) & (effect <= hi) if effect == 1.0 else lo > 1.0
+                        out[name][(ratio, n_old, n_new, key)] = hit
+                        if vals_o is not None and name == "rule" and max(n_old, n_new) <= 5:
+                            checked += _r6_check(vals_o, vals_n, n_old, n_new, lo, hi)
+    return out, checked
+
+
+def _r6_check(vals_o, vals_n, n_old, n_new, lo, hi, first=200):
+    """The library's own route (``fieller_ci`` on two-level designs) gives the same
+    limits on the first replicates; returns how many were checked."""
+    levels = ("process", "iteration")
+    for k in range(first):
+        ci = ez.fieller_ci(ez.Design(vals_o[k, :n_old], levels),
+                           ez.Design(vals_n[k, :n_new], levels))
+        if not (math.isclose(ci.lower, lo[k], rel_tol=1e-9)
+                and math.isclose(ci.upper, hi[k], rel_tol=1e-9)):
+            raise AssertionError(f"R6: fieller_ci and the vectorised route differ at "
+                                 f"{n_old} v {n_new}, replicate {k}")
+    return first
+
+
+def _r6_judge(cells, reps):
+    """Rule 6a (coverage >= 94.5 % in every cell) and 6b (power never lower by more than
+    2 MC SE of the paired difference for the next grid value on either side)."""
+    keys = [(r, a, b) for r in SD_RATIOS for a in GRID for b in GRID]
+    cov = {k: float(cells[(*k, "covered")].mean()) for k in keys}
+    power = {k: float(cells[(*k, "detected")].mean()) for k in keys}
+    low = sorted((c, k) for k, c in cov.items() if c < 0.945)
+    drops = []
+    for r, a, b in keys:
+        i, j = GRID.index(a), GRID.index(b)
+        nxt = ([(GRID[i + 1], b)] if i + 1 < len(GRID) else []) + (
+            [(a, GRID[j + 1])] if j + 1 < len(GRID) else [])
+        for a2, b2 in nxt:
+            d = cells[(r, a2, b2, "detected")].astype(float) - cells[(r, a, b, "detected")]
+            se = float(d.std(ddof=1)) / math.sqrt(reps)
+            if d.mean() < -2 * se:
+                drops.append({"sd_ratio": r, "from": [a, b], "to": [a2, b2],
+                              "power": [power[(r, a, b)], power[(r, a2, b2)]],
+                              "se_diff": se})
+    return cov, power, low, drops
+
+
+def r6(rng, reps):
+    out: dict = {"reps": reps, "grid": list(GRID), "sd_ratios": list(SD_RATIOS)}
+    for normal, label in ((False, "lognormal"), (True, "normal")):
+        cells, checked = _r6_grid(rng, reps, normal)
+        part: dict = {}
+        for name in R6_RULES:
+            cov, power, low, drops = _r6_judge(cells[name], reps)
+            (worst_key, worst) = min(cov.items(), key=lambda kv: kv[1])
+            part[name] = {
+                "min_coverage": worst, "min_cell": list(worst_key),
+                "cells_below_94_5": [[*k, c] for c, k in low], "power_drops": drops,
+                "coverage": {" ".join(map(str, k)): c for k, c in cov.items()},
+                "power": {" ".join(map(str, k)): p for k, p in power.items()}}
+            judged = name == "rule" and not normal
+            if judged:
+                part[name]["rule_6a"] = "PASS" if not low else "FAIL"
+                part[name]["rule_6b"] = "PASS" if not drops else "FAIL"
+            tail = (f" (6a {part[name]['rule_6a']}, 6b {part[name]['rule_6b']})" if judged
+                    else " (not judged)")
+            print(f"R6 {label} {name}: lowest coverage {100 * worst:.2f} % +- "
+                  f"{100 * _se(worst, reps):.2f} at sd ratio {worst_key[0]:g}, "
+                  f"{worst_key[1]} v {worst_key[2]}; {len(low)} of {len(cov)} cells below "
+                  f"94.5 %; {len(drops)} power drops beyond 2 MC SE{tail}", flush=True)
+            sample = ", ".join(f"{a} v {b} {100 * power[(1.0, a, b)]:.1f}"
+                               for a, b in ((3, 3), (3, 4), (5, 5), (5, 6), (3, 20), (10, 10)))
+            print(f"    power at 3 %, sd ratio 1: {sample}", flush=True)
+        part["checked_against_fieller_ci"] = checked
+        out[label] = part
+    return out
+
+
 
 # -- F1: the one-fork figure the docs quote (not a rule: a figure) -----------------------------
 def f1(rng, reps):
@@ -338,6 +481,8 @@ def f1(rng, reps):
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--reps", type=int, default=2000, help="replicates (suites for R5: half)")
+    ap.add_argument("--r6-reps", type=int, default=R6_REPS,
+                    help="replicates per cell of R6's grid (the rule's: 10,000)")
     ap.add_argument("--only", default=",".join(SCENARIOS))
     ap.add_argument("--json", type=Path, default=None, help="also write the results here")
     args = ap.parse_args(argv)
@@ -360,6 +505,8 @@ def main(argv=None) -> int:
         results["R5"] = r5(rngs["R5"], args.reps // 2)
     if "F1" in want:
         results["F1"] = f1(rngs["F1"], args.reps)
+    if "R6" in want:
+        results["R6"] = r6(rngs["R6"], args.r6_reps)
     results["seconds"] = round(time.perf_counter() - start, 1)
     print(f"done in {results['seconds']} s")
     if args.json is not None:

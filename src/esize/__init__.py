@@ -63,6 +63,7 @@ from ._intervals import (
     geometric_mean_ratio_parametric,
     mean_ci,
     ratio_df_rule,
+    ratio_dfs,
     welch_df,
 )
 from ._streams import benchmark_key, benchmark_seed
@@ -133,6 +134,7 @@ __all__ = [
     "geometric_mean_ratio_parametric",
     "welch_df",
     "ratio_df_rule",
+    "ratio_dfs",
     "DfRule",
     # bootstrap
     "BootstrapResult",

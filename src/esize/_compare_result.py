@@ -148,7 +148,7 @@ class CompareRow:
     >>> print(row.verdict, row.verdict_method, row.chosen is row.fieller, row.bootstrap)
     faster fieller True None
     >>> row.description
-    'new is 23.08 % faster (95 % CI 14.00 % .. 30.86 %)'
+    'new is 23.08 % faster (95 % CI 10.51 % .. 33.29 %)'
     """
 
     pair: Pair
@@ -383,13 +383,13 @@ class CompareResult:
     >>> result = compare_pairs([make_pair(None, old, new)], method="fieller")
     >>> print(result.render_text())
     ratio new/old   0.769231   (old mean 10.8333, new mean 8.33333)
-    Fieller 95 %    [0.691351, 0.860037]
+    Fieller 95 %    [0.667061, 0.894861]
     verdict         faster at threshold 2 % (from fieller): new is 23.08 % faster (95 % CI ...)
     <BLANKLINE>
     note        drift: neither system's data label a session or round, so whatever ...
     >>> doc = result.to_json()
     >>> print(doc["verdict"], round(doc["fieller"]["lower"], 4), len(doc["benchmarks"]))
-    faster 0.6914 1
+    faster 0.6671 1
     """
 
     old: str

@@ -241,8 +241,8 @@ def benchmark_caveats(pair: Pair, fieller: Interval | None, boot: Interval | Non
                       assumed: tuple = (), verdict_method: str | None = "bootstrap",
                       ) -> tuple[str, ...]:
     """What to say about one benchmark's result: far-out measurements in a system
-    (:func:`esize._outliers.far_out`), an unbounded Fieller interval, Fieller's
-    conservative degrees of freedom, a bootstrap interval resting on fewer than
+    (:func:`esize._outliers.far_out`), an unbounded Fieller interval, a bootstrap
+    interval resting on fewer than
     :data:`MIN_BOOTSTRAP_UNITS` top-level units, why no verdict is drawn
     (``reason``), and the assumptions (``assumed``) a verdict was forced under.
 
@@ -271,16 +271,6 @@ def benchmark_caveats(pair: Pair, fieller: Interval | None, boot: Interval | Non
         if boot is not None:
             text += "; the bootstrap interval is shown, but no verdict is drawn from it"
         out.append(text)
-    if fieller is not None and fieller.extra.get("few_units") is not None:
-        side = fieller.extra["few_units"]
-        d_few, d_other = (pair.old, pair.new) if side == "old" else (pair.new, pair.old)
-        out.append(
-            f"{side} has {d_few.shape[0]} top-level units ({d_few.levels[0]}) against "
-            f"{d_other.shape[0]} and may carry most of the ratio's variance: Fieller's "
-            f"interval uses its n - 1 = {fieller.extra['df']:g} degrees of freedom, not "
-            f"Welch-Satterthwaite's {fieller.extra['df_welch']:.1f}, which would make it "
-            "too narrow"
-        )
     few = min((pair.old, pair.new), key=lambda d: d.shape[0])
     units = few.shape[0]
     # said where the verdict would come from the bootstrap; beside Fieller's it is noise

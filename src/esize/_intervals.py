@@ -40,9 +40,8 @@ from ._ratio_ci import (
     fieller_ci,
     fieller_p_value,
 )
-from ._ratio_df import DOMINANCE_QUANTILE as DOMINANCE_QUANTILE
-from ._ratio_df import FEW_UNITS as FEW_UNITS
-from ._ratio_df import DfRule, ratio_df, ratio_df_rule, welch_df
+from ._ratio_df import DF_QUANTILE as DF_QUANTILE
+from ._ratio_df import DfRule, ratio_df, ratio_df_rule, ratio_dfs, welch_df
 
 __all__ = [
     "Interval",
@@ -56,6 +55,7 @@ __all__ = [
     "welch_df",
     "ratio_df",
     "ratio_df_rule",
+    "ratio_dfs",
     "DfRule",
     "check_ratio_range",
     "geometric_mean_limits",

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from scipy import stats
 
 import esize as ez
 from conftest import hierarchical_normal
@@ -143,10 +144,11 @@ def test_fieller_coverage_matches_the_exact_t_coverage():
         se = math.sqrt(exact * (1 - exact) / reps)
         assert abs(covered.mean() - exact) < 3 * se + 1e-5, (normal, covered.mean(), exact)
         # the vectorised route is the one fieller_ci takes (with equal designs it uses
-        # Welch-Satterthwaite's degrees of freedom, not n_top - 1: issue 26)
+        # the degrees of freedom of ratio_df_rule, not n_top - 1: issues 26 and 40)
         for k in range(0, reps, 3001):
             ci = ez.fieller_ci(old[k], new[k], normal=normal)
-            df = None if normal else ez.welch_df(vo[k] / mo[k] ** 2, vn[k] / mn[k] ** 2, 10, 10)
+            df = None if normal else float(ez.ratio_dfs(vo[k] / mo[k] ** 2, vn[k] / mn[k] ** 2,
+                                                         10, 10))
             assert ci.extra["df"] == (None if normal else pytest.approx(df, rel=1e-12))
             lk, hk, _ = ez.fieller(mo[k], vo[k], mn[k], vn[k], ez.critical_value(0.05, df))
             assert (ci.lower, ci.upper) == pytest.approx((lk, hk), rel=1e-12)
@@ -431,19 +433,41 @@ def test_welch_df_lies_between_its_bounds_and_serves_equal_designs_too():
     assert both == pytest.approx(22.0)
     assert 3.0 < welch_df(0.5, 0.5, 4, 20) < 22.0
     assert welch_df(0.0, 0.0, 4, 20) == 22.0
-    # equal numbers of top-level units: Welch too, no longer the paper's n - 1 (issue 26)
-    assert ratio_df(10.0, 1.0, 9.0, 0.01, 7, 7) == pytest.approx(welch_df(0.01, 0.01 / 81, 7, 7))
-    assert ratio_df(10.0, 1.0, 9.0, 0.01, 7, 7) > 6.0
-    # 7 units against 30, the 7 carrying the variance: Hsu's conservative n - 1
+    # one rule for every design (issue 40): Welch at the estimated variances and with
+    # each system's variance at its 90 % upper chi-square limit; the smallest of the three
     rule = ratio_df_rule(10.0, 1.0, 9.0, 0.01, 7, 30)
-    assert (rule.df, rule.conservative) == (6.0, "old")
-    assert rule.welch == pytest.approx(welch_df(0.01, 0.01 / 81, 7, 30))
-    # ... but not when the 7 could not carry most of it, nor with 10 units or more
-    rule = ratio_df_rule(10.0, 1e-6, 9.0, 1.0, 7, 30)
-    assert rule.conservative is None and rule.df == rule.welch > 6.0
-    rule = ratio_df_rule(10.0, 1.0, 9.0, 0.01, 10, 30)
-    assert rule.conservative is None and rule.df == pytest.approx(welch_df(0.01, 0.01 / 81, 10, 30))
-    assert ratio_df_rule(10.0, 0.01, 9.0, 1.0, 30, 3).conservative == "new"
+    wo, wn = 0.01, 0.01 / 81
+    f7 = 6 / stats.chi2.ppf(0.10, 6)
+    f30 = 29 / stats.chi2.ppf(0.10, 29)
+    assert rule.df == pytest.approx(min(welch_df(wo, wn, 7, 30), welch_df(f7 * wo, wn, 7, 30),
+                                        welch_df(wo, f30 * wn, 7, 30)), rel=1e-12)
+    assert rule.side == "old" and rule.welch == pytest.approx(welch_df(wo, wn, 7, 30))
+    assert 6.0 <= rule.df < rule.welch
+    # equal designs too (no exemption): 7 against 7 lies between Hsu's 6 and Welch's
+    rule = ratio_df_rule(10.0, 1.0, 9.0, 0.01, 7, 7)
+    assert 6.0 <= rule.df < rule.welch == pytest.approx(welch_df(wo, wn, 7, 7))
+    # a side that is negligible even at its upper limit leaves Welch's value
+    rule = ratio_df_rule(10.0, 1e-9, 9.0, 1.0, 7, 30)
+    assert rule.side is None and rule.df == pytest.approx(rule.welch) and rule.df > 28.0
+    assert ratio_df_rule(10.0, 0.01, 9.0, 1.0, 30, 3).side == "new"
+    assert ratio_df(10.0, 1.0, 9.0, 0.01, 7, 30) == ratio_df_rule(10.0, 1.0, 9.0, 0.01, 7, 30).df
+
+
+@pytest.mark.parametrize("n_old, n_new", [(2, 2), (2, 30), (3, 20), (5, 5), (5, 6), (30, 4)])
+def test_ratio_dfs_array_route_equals_the_scalar_rule(n_old, n_new):
+    from esize._intervals import ratio_df_rule, ratio_dfs
+
+    rng = np.random.default_rng(n_old * 100 + n_new)
+    wo = rng.lognormal(-9, 2, 300)
+    wn = rng.lognormal(-9, 2, 300)
+    wo[:3] = 0.0
+    wn[3:5] = 0.0
+    wn[0] = 0.0
+    arr = ratio_dfs(wo, wn, n_old, n_new)
+    one = [ratio_df_rule(1.0, a, 1.0, b, n_old, n_new).df for a, b in zip(wo, wn)]
+    np.testing.assert_allclose(arr, one, rtol=1e-12)
+    # bounds: Hsu's min(n) - 1 below, Welch's value above
+    assert (arr >= min(n_old, n_new) - 1 - 1e-9).all() and (arr <= n_old + n_new - 2).all()
 
 
 @pytest.mark.parametrize(

@@ -56,19 +56,20 @@ def test_the_default_verdict_is_unchanged():
     assert verdict_obstacle() is None
 
 
-def test_equal_designs_use_welch_and_few_dominant_units_the_conservative_df():
+def test_fieller_df_follows_the_rule_for_equal_and_unequal_designs():
     rng = np.random.default_rng(5)
     old, new = rng.normal(100, 3, 5), rng.normal(100, 3, 5)
     ci = ez.fieller_ci(old, new)
     wo = old.var(ddof=1) / 5 / old.mean() ** 2
     wn = new.var(ddof=1) / 5 / new.mean() ** 2
-    assert ci.extra["df"] == pytest.approx(ez.welch_df(wo, wn, 5, 5), rel=1e-12)
-    assert 4.0 < ci.extra["df"] <= 8.0 and "few_units" not in ci.extra
-    # 3 units against 20 of the same spread: the 3 may carry most of the variance
+    assert ci.extra["df"] == pytest.approx(float(ez.ratio_dfs(wo, wn, 5, 5)), rel=1e-12)
+    assert ci.extra["df_welch"] == pytest.approx(ez.welch_df(wo, wn, 5, 5), rel=1e-12)
+    assert 4.0 <= ci.extra["df"] < ci.extra["df_welch"] <= 8.0
+    # 3 units against 20 of the same spread: the 3 carry most of the variance
     few, many = rng.normal(100, 3, 3), rng.normal(100, 3, 20)
     ci = ez.fieller_ci(few, many)
-    assert ci.extra["df"] == 2.0 and ci.extra["few_units"] == "old"
-    assert ci.extra["df_welch"] > 2.0
+    assert 2.0 <= ci.extra["df"] < 2.5 and ci.extra["df_side"] == "old"
+    assert ci.extra["df_welch"] > ci.extra["df"]
     # an explicit df (the paper's n - 1, say) overrides the rule
     assert ez.fieller_ci(old, new, df=4).extra["df"] == 4.0
 
@@ -76,7 +77,7 @@ def test_equal_designs_use_welch_and_few_dominant_units_the_conservative_df():
 def test_ratio_df_rule_ignores_negligible_few_units():
     # 3 nearly constant units against 20 noisy ones: Welch, near 19
     rule = ratio_df_rule(100.0, 1e-8, 100.0, 1.0, 3, 20)
-    assert rule.conservative is None and rule.df == rule.welch > 18.0
+    assert rule.side is None and rule.df == pytest.approx(rule.welch) and rule.df > 18.0
 
 
 def test_tiny_alpha_with_fractional_df_is_finite():
@@ -177,16 +178,19 @@ def test_mc_few_dominant_units_cover(n_old, n_new):
 
 
 @pytest.mark.slow
-def test_mc_equal_designs_cover_nominally_and_detect_as_well_as_unequal_ones():
-    # item 4: at 5 vs 5 the paper's n - 1 over-covered (97.7 %) and detected a 3 %
-    # change less often than 5 vs 6 did
+def test_mc_equal_designs_cover_and_one_more_unit_does_not_cost_power():
+    # item 4 of issue 26: at 5 vs 5 the paper's n - 1 over-covered (97.7 %) and detected
+    # a 3 % change less often than 5 vs 6 did. Issue 40's rule covers at least the
+    # nominal level there (96.5 % in this simulation) and stays below the paper's
     reps = 10_000
     cov55, _ = _coverage_and_detection(5, 5, 1.0, reps, 264)
-    assert abs(cov55 - 0.95) <= 0.01
-    assert abs(cov55 - 0.95) <= 3 * _se(0.95, reps) + 0.002
+    assert 0.95 - 3 * _se(0.95, reps) <= cov55 <= 0.972
     _, det55 = _coverage_and_detection(5, 5, 1.03, reps, 265)
     _, det56 = _coverage_and_detection(5, 6, 1.03, reps, 266)
-    assert det55 >= det56
+    # one more unit does not cost power (the two-branch rule before issue 40 lost 4-5
+    # points here): 5 v 6 detects at least as often, up to 2 MC SE of the difference
+    se = math.sqrt((det55 * (1 - det55) + det56 * (1 - det56)) / reps)
+    assert det56 >= det55 - 2 * se
 
 
 @pytest.mark.slow

@@ -215,7 +215,7 @@ def cmd_compare(args) -> CompareResult:
     ...         "fieller"]
     >>> row = cmd_compare(build_parser().parse_args(argv)).rows[0]  # no --plot: no figure
     >>> print(row.verdict, row.description)
-    inconclusive new is 1.62x faster (95 % CI 1.19x slower .. 3.81x faster)
+    inconclusive new is 1.62x faster (95 % CI 1.55x slower .. 6.68x faster)
     """
     result = compare(args)
     if args.plot:
