@@ -403,9 +403,9 @@ def _r6_check(vals_o, vals_n, n_old, n_new, lo, hi, first=200):
     return first
 
 
-def _r6_judge(cells, reps):
+def _r6_judge(cells, reps, z=2.0):
     """Rule 6a (coverage >= 94.5 % in every cell) and 6b (power never lower by more than
-    2 MC SE of the paired difference for the next grid value on either side)."""
+    ``z`` = 2 MC SE of the paired difference for the next grid value on either side)."""
     keys = [(r, a, b) for r in SD_RATIOS for a in GRID for b in GRID]
     cov = {k: float(cells[(*k, "covered")].mean()) for k in keys}
     power = {k: float(cells[(*k, "detected")].mean()) for k in keys}
@@ -418,7 +418,7 @@ def _r6_judge(cells, reps):
         for a2, b2 in nxt:
             d = cells[(r, a2, b2, "detected")].astype(float) - cells[(r, a, b, "detected")]
             se = float(d.std(ddof=1)) / math.sqrt(reps)
-            if d.mean() < -2 * se:
+            if d.mean() < -z * se:
                 drops.append({"sd_ratio": r, "from": [a, b], "to": [a2, b2],
                               "power": [power[(r, a, b)], power[(r, a2, b2)]],
                               "se_diff": se})

@@ -44,8 +44,10 @@ def test_compare_wqe_fieller_bootstrap_verdict(wqe, capsys):
     assert out["threshold"] == 0.02
     f = out["fieller"]
     assert f["bounded"] is True
-    assert round(f["lower"], 4) == 0.2625  # Welch df 3.58 (issue 26; the paper: 0.1098 at 2)
-    assert round(f["upper"], 4) == 1.1922
+    # 3 binaries a side: df 2.34, between the paper's n - 1 = 2 (0.1098 ..) and Welch's
+    # 3.58 (0.2625 .. 1.1922), by the rule of issue 40 (esize.ratio_df_rule)
+    assert round(f["lower"], 4) == 0.1496
+    assert round(f["upper"], 4) == 1.5532
     b = out["bootstrap"]
     assert b["seed"] == 12345
     assert b["resamples"] == 500
@@ -90,7 +92,7 @@ def test_where_on_compare(tmp_path, capsys):
     po, pn = write_csv(tmp_path / "o.csv", o), write_csv(tmp_path / "n.csv", n)
     out = cli_json(["compare", po, pn, "--where", "benchmark=x", "--method", "fieller"], capsys)
     assert out["ratio"] == pytest.approx(6.5 / 10.5)
-    assert round(out["fieller"]["lower"], 4) == 0.2625
+    assert round(out["fieller"]["lower"], 4) == 0.1496
 
 
 def test_parquet_compare_equals_csv(tmp_path, capsys):

@@ -178,6 +178,23 @@ def hand_welch_df(old: np.ndarray, new: np.ndarray) -> float:
     return (wo + wn) ** 2 / (wo**2 / (old.size - 1) + wn**2 / (new.size - 1))
 
 
+def hand_ratio_df(old: np.ndarray, new: np.ndarray) -> float:
+    """The df rule of issue 40 by hand: Welch-Satterthwaite at the estimated relative
+    variances and with each system's variance at its 90 % upper chi-square limit
+    ``(n - 1) / chi2.ppf(0.10, n - 1)``; the smallest of the three."""
+    from scipy.stats import chi2
+
+    wo = old.var(ddof=1) / old.size / old.mean() ** 2
+    wn = new.var(ddof=1) / new.size / new.mean() ** 2
+    fo = (old.size - 1) / chi2.ppf(0.10, old.size - 1)
+    fn = (new.size - 1) / chi2.ppf(0.10, new.size - 1)
+
+    def welch(a, b):
+        return (a + b) ** 2 / (a**2 / (old.size - 1) + b**2 / (new.size - 1))
+
+    return min(welch(wo, wn), welch(fo * wo, wn), welch(wo, fn * wn))
+
+
 def by_name(data: dict) -> dict[str, dict]:
     return {b["name"]: b for b in data["benchmarks"]}
 
@@ -283,16 +300,17 @@ def test_point1_cpython_vs_pypy_ratios_and_fieller_by_hand():
             (f.lower, f.upper), rel=REL
         )
         assert b["fieller"]["bounded"] is True and b["fieller"]["quantile"] == "t"
-        # 20 against 10 processes: Welch-Satterthwaite, not n - 1
+        # 20 against 10 processes: the df rule (issue 40), at most Welch's, not n - 1
+        assert f.extra["df"] == pytest.approx(hand_ratio_df(old_means, new_means), rel=REL)
         df = hand_welch_df(old_means, new_means)
-        assert f.extra["df"] == pytest.approx(df, rel=REL)
+        assert f.extra["df_welch"] == pytest.approx(df, rel=REL)
         assert df == pytest.approx(ez.welch_df(
             old_means.var(ddof=1) / 20 / old_means.mean() ** 2,
             new_means.var(ddof=1) / 10 / new_means.mean() ** 2, 20, 10), rel=REL)
         assert 9 <= df <= 28 and df not in (9.0, 19.0)
         assert (b["fieller"]["lower"], b["fieller"]["upper"]) == pytest.approx(
-            textbook_fieller(old_means, new_means, df), rel=1e-8
-        )
+            textbook_fieller(old_means, new_means, hand_ratio_df(old_means, new_means)),
+            rel=1e-8)
     assert bench["call_method"]["verdict"] == "faster"
     assert bench["call_method"]["ratio"] < 1 / 30  # PyPy about 35x faster
 
@@ -340,7 +358,7 @@ def test_point1_pypy_raw_means_with_warmup_0():
         assert b["design_old"] == {"process": 20, "value": len(o[0])}
         f = ez.fieller_ci(om, nm)
         assert (b["fieller"]["lower"], b["fieller"]["upper"]) == pytest.approx((f.lower, f.upper), rel=REL)
-        assert (f.lower, f.upper) == pytest.approx(textbook_fieller(om, nm, hand_welch_df(om, nm)), rel=1e-8)
+        assert (f.lower, f.upper) == pytest.approx(textbook_fieller(om, nm, hand_ratio_df(om, nm)), rel=1e-8)
 
 
 def test_point1_equal_designs_use_welch():
@@ -355,12 +373,13 @@ def test_point1_equal_designs_use_welch():
     assert om.size == nm.size == 20
     assert b["ratio"] == pytest.approx(nm.mean() / om.mean(), rel=REL)
     f = ez.fieller_ci(om, nm)
-    # equal designs use Welch-Satterthwaite too (issue 26), not the paper's n - 1 = 19
-    assert f.extra["df"] == pytest.approx(hand_welch_df(om, nm), rel=REL)
-    assert 19 < f.extra["df"] <= 38
+    # equal designs use the same rule as unequal ones (issues 26, 40), not the paper's
+    # n - 1 = 19: at most Welch-Satterthwaite's value
+    assert f.extra["df"] == pytest.approx(hand_ratio_df(om, nm), rel=REL)
+    assert 19 < f.extra["df"] <= hand_welch_df(om, nm) <= 38
     limits = (b["fieller"]["lower"], b["fieller"]["upper"])
     assert limits == pytest.approx((f.lower, f.upper), rel=REL)
-    assert limits == pytest.approx(textbook_fieller(om, nm, hand_welch_df(om, nm)), rel=1e-8)
+    assert limits == pytest.approx(textbook_fieller(om, nm, hand_ratio_df(om, nm)), rel=1e-8)
     # the paper's n - 1 would have given a wider interval
     paper = textbook_fieller(om, nm, 19)
     assert paper[1] - paper[0] > limits[1] - limits[0]
@@ -419,14 +438,15 @@ def test_point2_compare_file_with_itself(path, level, option):
         x = raw[b["name"]]
         assert b["ratio"] == pytest.approx(1.0, rel=1e-12)
         f = ez.fieller_ci(x, x)  # the measurements of the one unit are the top level
-        assert f.extra["df"] == pytest.approx(2 * (x.size - 1))  # Welch, equal shares
+        assert f.extra["df"] == pytest.approx(hand_ratio_df(x, x), rel=REL)  # equal shares
+        assert f.extra["df_welch"] == pytest.approx(2 * (x.size - 1))
         assert b["fieller"]["bounded"] is f.bounded
         if f.bounded:
             assert (b["fieller"]["lower"], b["fieller"]["upper"]) == pytest.approx(
                 (f.lower, f.upper), rel=REL
             )
             assert (f.lower, f.upper) == pytest.approx(
-                textbook_fieller(x, x, 2 * (x.size - 1)), rel=1e-8)
+                textbook_fieller(x, x, hand_ratio_df(x, x)), rel=1e-8)
         else:
             assert b["fieller"]["lower"] is None and b["fieller"]["upper"] is None
         for side in ("old", "new"):
@@ -565,9 +585,9 @@ def test_point4_hyperfine_second_command_against_first():
     f = ez.fieller_ci(t1, t2)
     limits = (b["fieller"]["lower"], b["fieller"]["upper"])
     assert limits == pytest.approx((f.lower, f.upper), rel=REL)
-    df = hand_welch_df(t1, t2)
+    df = hand_ratio_df(t1, t2)
     assert f.extra["df"] == pytest.approx(df, rel=REL)
-    assert 12 < df < 38
+    assert 12 < df <= hand_welch_df(t1, t2) < 38
     assert limits == pytest.approx(textbook_fieller(t1, t2, df), rel=1e-8)
     # n - 1 of either command would give another interval
     for wrong in (12, 26):
@@ -643,7 +663,9 @@ def test_point5_rates_use_the_same_words(tmp_path):
         assert b["ratio"] == pytest.approx(k, rel=1e-12)
         om, nm = raw[name].mean(axis=1), (raw[name] * k).mean(axis=1)
         f = ez.fieller_ci(om, nm)
-        assert f.extra["df"] == pytest.approx(8.0)  # Welch: scaled copies, equal shares
+        # scaled copies, equal shares: Welch's 8, lowered by the rule to 4 (f + 1)^2 / (f^2 + 1)
+        assert f.extra["df_welch"] == pytest.approx(8.0)
+        assert f.extra["df"] == pytest.approx(hand_ratio_df(om, nm), rel=REL)
         assert (b["fieller"]["lower"], b["fieller"]["upper"]) == pytest.approx((f.lower, f.upper), rel=REL)
         assert b["description"].startswith(head + " ("), b["description"]
         check_description(b["description"], b["ratio"], f.lower, f.upper, False)

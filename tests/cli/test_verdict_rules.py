@@ -10,6 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import esize as ez
+
 from .helpers import cli, cli_json, tidy, write_csv
 
 CHANGES = ("faster", "slower")
@@ -73,14 +75,18 @@ def test_bootstrap_decides_with_ten_units(tmp_path, capsys):
     assert both["verdict"] == "faster" and both["verdict_method"] == "fieller"
 
 
-def test_few_dominant_units_get_the_conservative_df_and_a_caveat(tmp_path, capsys):
+def test_few_dominant_units_lower_the_df_without_a_caveat(tmp_path, capsys):
+    # issue 40: one df rule for every design, so no caveat for a switch between rules;
+    # 3 binaries against 20 of the same spread: the df is near Hsu's n - 1 = 2
     rng = np.random.default_rng(4)
-    po = write_csv(tmp_path / "o.csv", rng.normal(100, 3, (3, 2, 2)))
-    pn = write_csv(tmp_path / "n.csv", rng.normal(100, 3, (20, 2, 2)))
+    yo, yn = rng.normal(100, 3, (3, 2, 2)), rng.normal(100, 3, (20, 2, 2))
+    po, pn = write_csv(tmp_path / "o.csv", yo), write_csv(tmp_path / "n.csv", yn)
     out = cli_json(["compare", po, pn, "--method", "fieller"], capsys)
-    (caveat,) = [c for c in out["caveats"] if "degrees of freedom" in c]
-    assert caveat.startswith("old has 3 top-level units (binary) against 20")
-    assert "n - 1 = 2 degrees of freedom" in caveat
+    assert not [c for c in out["caveats"] if "degrees of freedom" in c]
+    ci = ez.fieller_ci(yo.mean(axis=(1, 2)), yn.mean(axis=(1, 2)))
+    assert 2.0 <= ci.extra["df"] < 2.5 < ci.extra["df_welch"] and ci.extra["df_side"] == "old"
+    assert (out["fieller"]["lower"], out["fieller"]["upper"]) == pytest.approx(
+        (ci.lower, ci.upper), rel=1e-12)
 
 
 def _suite(tmp_path, rng, k=10, forks=2, iters=5):
