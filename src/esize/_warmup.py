@@ -162,6 +162,11 @@ from numpy.lib.stride_tricks import sliding_window_view
 from ._errors import EsizeError, EsizeWarning
 from ._estimators import RELATIVE_TOLERANCE
 
+#: What ``esize compare --warmup`` and ``make analyse``'s ``warmup`` drop by default:
+#: nothing (harnesses keep their warm-up apart: JMH, pyperf, hyperfine's ``--warmup``);
+#: ``auto`` detects it where a file holds it.
+DEFAULT_WARMUP = 0
+
 __all__ = [
     "BALANCE_FLOOR",
     "BALANCE_QUANTILE",

@@ -102,6 +102,7 @@ from ._design import Design
 from ._errors import EsizeError
 from ._estimators import RELATIVE_TOLERANCE, shared_statistics
 from ._intervals import Interval, _check_alpha, fieller_ci, fieller_p_value
+from ._warmup import DEFAULT_WARMUP
 from .readers import align_pair
 from .readers.single import is_single
 from .readers.units import UnitInfo
@@ -121,6 +122,7 @@ __all__ = [
     "reading_caveats",
     "unobserved_top",
     "SESSION_LEVELS",
+    "DEFAULT_WARMUP",
     "band_reason",
     "ESTIMATORS",
     "robust_design",

@@ -185,16 +185,21 @@ def _keep_extremes(order: list[int], key, max_rows: int) -> tuple[list, int]:
 
 
 def _ratio_ticks(ax, lo: float, hi: float) -> None:
-    """A log axis from ``lo`` to ``hi`` with plain numbers 1, 2, 5, 10 ... as ticks."""
+    """A log axis from ``lo`` to ``hi`` with plain numbers 1, 2, 5, 10 ... as ticks, and
+    finer ones (0.6, 0.8, 1.5, 3 ...) where those would be fewer than five (an axis from
+    0.5 to 2 gets more than its three)."""
     from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
 
     ax.set_xscale("log")
-    ticks = []
-    e = math.floor(math.log10(lo)) - 1
-    while 10.0**e <= hi * 10:
-        ticks += [m * 10.0**e for m in (1, 2, 5)]
-        e += 1
-    ticks = [t for t in ticks if lo <= t <= hi]
+    for steps in ((1, 2, 5), (1, 1.5, 2, 3, 4, 5, 6, 8)):
+        ticks = []
+        e = math.floor(math.log10(lo)) - 1
+        while 10.0**e <= hi * 10:
+            ticks += [round(m * 10.0**e, 12) for m in steps]
+            e += 1
+        ticks = [t for t in ticks if lo <= t <= hi]
+        if len(ticks) >= 5:
+            break
     if len(ticks) > 12:
         ticks = [t for t in ticks if math.isclose(10 ** round(math.log10(t)), t)]
     ax.xaxis.set_major_locator(FixedLocator(ticks))
@@ -233,7 +238,8 @@ def compare_figure(
     ----------
     rows : sequence of mapping
         One per benchmark with ``name``, ``ratio``, ``lower``, ``upper`` (None when
-        unbounded), ``unit`` and ``lower_is_better``.
+        unbounded), ``unit`` and ``lower_is_better``; an optional ``known`` (a known
+        true ratio, as in a dataset with an injected change) is marked on its row.
     threshold : float
         Relative threshold; the band ``[1 - threshold, 1 + threshold]`` is shaded.
     alpha : float
@@ -324,6 +330,11 @@ def compare_figure(
                     linestyle="none", markersize=msize)
             ax.annotate("unbounded CI", (r, y), xytext=(6, 0 if dense else 4),
                         textcoords="offset points", fontsize=font - 1, va="center")
+        known = row.get("known")
+        if known is not None and _finite(known):
+            xs.append(known)
+            ax.plot([known], [y], marker="|", color="black", markersize=msize * 3,
+                    markeredgewidth=2.0, linestyle="none", zorder=3, gid="known-ratio")
         tick_labels.append(labels[i] + (_unit_tag(row) if mixed_units else ""))
         ticks.append(y)
     for filled, (px, py, minus, plus) in pts.items():
@@ -374,7 +385,8 @@ def compare_figure(
         title += (f"\n{len(shown) - 1} drawn: the {omitted} nearest to no change "
                   "are left out (all are in the text output)")
     ax.set_title(title + _prefix_line(prefix), fontsize=10 if not dense else 9)
-    _compare_legend(fig, threshold, suite, dense)
+    known = any(r.get("known") is not None and _finite(r["known"]) for r in rows)
+    _compare_legend(fig, threshold, suite, dense, known)
     ax.grid(axis="x", color="0.9", linewidth=0.5)
     return fig
 
@@ -400,7 +412,7 @@ def _unit_tag(row: Mapping) -> str:
     return f" [{unit}{tag}]" if unit else tag
 
 
-def _compare_legend(fig, threshold: float, suite, dense: bool) -> None:
+def _compare_legend(fig, threshold: float, suite, dense: bool, known: bool = False) -> None:
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
@@ -412,6 +424,9 @@ def _compare_legend(fig, threshold: float, suite, dense: bool) -> None:
         Line2D([], [], color="black", marker="o", markerfacecolor="white", linestyle="none",
                markersize=5, label="not beyond it (same or inconclusive)"),
     ]
+    if known:
+        handles.append(Line2D([], [], color="black", marker="|", markersize=10,
+                              markeredgewidth=2.0, linestyle="none", label="known ratio"))
     if suite:
         handles.append(Line2D([], [], color="black", marker="D", markerfacecolor="white",
                               linestyle="none", markersize=6,

@@ -191,6 +191,32 @@ def test_wide_ranges_use_a_log_axis_with_plain_numbers():
     assert narrow.get_xscale() == "linear"
 
 
+def test_an_axis_from_half_to_double_gets_ticks_between_them():
+    # issue 41: 0.5, 1 and 2 alone say little; finer plain numbers are added
+    rows = compare_rows(2)
+    rows[0].update(ratio=0.55, lower=0.5, upper=0.6)
+    rows[1].update(ratio=1.8, lower=1.7, upper=2.0)
+    ax = compare_figure(rows, threshold=0.02, alpha=0.05).axes[0]
+    ax.figure.canvas.draw()
+    lo, hi = ax.get_xlim()
+    ticks = [t for t in ax.get_xticks() if lo <= t <= hi]
+    assert ax.get_xscale() == "log" and len(ticks) >= 5
+    assert {0.5, 1.0} <= set(ticks) and any(1.0 < t < 2.0 for t in ticks)
+    assert all(f"{t:g}" == lab.get_text() for t, lab in zip(ticks, ax.get_xticklabels()))
+
+
+def test_a_known_ratio_is_marked_on_its_row_and_in_the_legend():
+    rows = compare_rows(3)
+    rows[1]["known"] = 1.05
+    fig = compare_figure(rows, threshold=0.02, alpha=0.05)
+    ax = fig.axes[0]
+    marks = [ln for ln in ax.lines if ln.get_gid() == "known-ratio"]
+    assert len(marks) == 1 and list(marks[0].get_xdata()) == [1.05]
+    assert "known ratio" in [t.get_text() for t in fig.legends[0].get_texts()]
+    plain = compare_figure(compare_rows(3), threshold=0.02, alpha=0.05)
+    assert "known ratio" not in [t.get_text() for t in plain.legends[0].get_texts()]
+
+
 def test_many_summaries_are_sorted_by_total_variation():
     rows = summary_rows(105)
     ax = summary_figure(rows).axes[0]

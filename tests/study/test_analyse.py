@@ -19,6 +19,8 @@ import numpy as np
 import pytest
 import yaml
 
+from esize.cli import build_parser
+from esize.compare import DEFAULT_WARMUP
 from esize_study.analysis import check, compare, config, estimate, figures, read, report, simulate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -104,7 +106,10 @@ def test_an_entry_gets_its_defaults(tmp_path):
     (tmp_path / "a.csv").write_text(tidy_benchmark(np.random.default_rng(1), 0.1))
     s = config.entry_settings(entry_config({"path": str(tmp_path)}), "mine")
     assert s["kind"] == "directory" and s["levels"] == ["binary", "execution"]
-    assert s["value"] == "time" and s["warmup_spec"] == {"mode": "auto"}
+    # the warm-up default is esize compare's (issue 41): nothing dropped
+    assert s["value"] == "time" and s["warmup_spec"] == {"mode": "fixed", "count": 0}
+    assert DEFAULT_WARMUP == 0 and config.parse_warmup(DEFAULT_WARMUP) == s["warmup_spec"]
+    assert build_parser().parse_args(["compare", "a", "b"]).warmup == DEFAULT_WARMUP
     assert [b["seconds"] for b in s["budget_list"]] == [600.0, 3600.0]
     assert s["cost_map"] == {} and s["comparisons"] == []
     assert (s["alpha"], s["threshold"], s["resamples"]) == (0.05, 0.02, 10000)
@@ -260,8 +265,11 @@ def test_fixed_and_fraction_warmup(tmp_path):
         assert row["dropped"] == dropped * 30 and row["kept_per_group"] == 12 - dropped
     assert "fraction 0.3: the first 4 of every group of 12 values, 120 dropped" in \
         estimate.warmup_row(dataset({"path": str(tmp_path), "warmup": 0.3})[2].reads["b"])["text"]
-    auto = dataset({"path": str(tmp_path)})[2].reads["b"]
+    auto = dataset({"path": str(tmp_path), "warmup": "auto"})[2].reads["b"]
     assert auto.bench.warmup["mode"] == "auto" and auto.bench.design.shape[-1] < 12
+    default = dataset({"path": str(tmp_path)})[2].reads["b"]  # the default: none dropped
+    assert default.bench.design.shape[-1] == 12
+    assert estimate.warmup_row(default)["text"].startswith("none dropped (warmup 0, the default")
 
 
 def test_harness_names_are_qualified_only_when_two_files_hold_them():
@@ -400,22 +408,31 @@ def test_headline_counts_what_was_computed(example):
 def test_each_section_builder(example, tmp_path):
     s, data, est, cmp = example
     assert "`qs-old`" in report.data_section(est) and "10 x 3 x" in report.data_section(est)
-    var = report.variance_section(est, 1)
+    var = report.variance_section(est)
     assert "| benchmark | level | n | S % | T % | share |" in var and "dominates" in var
-    assert "### Figure 1. Where the variation comes from" in var and "*Figure 1.*" in var
-    warm = report.warmup_section(est, 2)
-    assert "auto: " in warm and "### Figure 2. Warm-up" in warm
+    assert "### Figure 2. Where the variation comes from" in var and "*Figure 2.*" in var
+    assert var.startswith("## 3. Variance per level")
+    warm = report.warmup_section(est)
+    assert "auto: " in warm and "### Figure 3. Warm-up" in warm and warm.startswith("## 4. ")
     plan = report.plan_section(est)
     assert "Costs given: binary 30 s, execution 1 s" in plan and "What each budget buys" in plan
-    comp = report.comparisons_section(cmp, None, 3)
+    comp = report.comparisons_section(cmp, None)
     assert "**slower**" in comp and "**same**" in comp and "1.05: fieller yes" in comp
-    assert "### Figure 3. The comparisons" in comp and "![forest](figures/forest.png)" in comp
+    assert "### Figure 1. The comparisons" in comp and "![forest](figures/forest.png)" in comp
+    assert comp.startswith("## 1. Comparisons")
     assert "verdict         slower at threshold 2 %" in comp  # esize compare's own lines
     none = report.comparisons_section({"comparisons": [], "alpha": 0.05}, None)
     assert "No comparison is configured" in none and "Figure" not in none
     assert "Not computed" in report.false_alarm_section(None)
     text = report.render(est, cmp, None)
     assert not any(w in text for w in PAPER_WORDS)
+    # the answer first (issue 41): each comparison's verdict under the headline, and
+    # the comparisons before data, variance, warm-up and planning
+    assert "- **qs-new vs qs-old: slower.** New is " in text.split("## 1. Comparisons")[0]
+    heads = re.findall(r"^## (\d)\. (\w+)", text, re.M)
+    assert [h[1] for h in heads] == ["Comparisons", "Data", "Variance", "Warm", "Planning",
+                                     "False"]
+    assert [h[0] for h in heads] == list("123456")
     for name in ("variance", "warmup", "forest"):
         (tmp_path / "figures").mkdir(exist_ok=True)
         fig = figures.draw(name, est, cmp)

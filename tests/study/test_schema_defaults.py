@@ -37,8 +37,9 @@ NOT_CONFIG = ("costs_file", "costs_entry")
 #: reproduction (settings.DATASET_DEFAULTS, and the entry keys Snakemake's validation
 #: filled), its known effects (settings.KNOWN_EFFECT_DEFAULTS), an entry of make analyse
 #: (analysis.config.ENTRY_DEFAULTS) and the shared analysis settings (ANALYSIS_DEFAULTS).
+#: One change since: warmup 0, esize compare's default (issue 41), was auto.
 ANALYSE_COMMON = {"levels": ["binary", "execution"], "value": "time", "order": None,
-                  "unit": "s", "warmup": "auto", "budgets": ["10 min", "1 h"],
+                  "unit": "s", "warmup": 0, "budgets": ["10 min", "1 h"],
                   "comparisons": []}
 REPRODUCED = {"kind": "directory", "seed": 20121105, "binaries": paper.BINARIES,
               "executions": paper.EXECUTIONS, "measurements": None, "benchmarks": None,

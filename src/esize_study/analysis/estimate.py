@@ -98,8 +98,9 @@ def variance_row(r: Read) -> dict:
 
 def warmup_sentence(info: Mapping | None, raw: int) -> str:
     """What was dropped, in esize's words (``--warmup``) or for a fraction."""
-    if info is None:
-        return "none dropped"
+    if info is None or (info["mode"] == "fixed" and not info.get("per_group")):
+        return ("none dropped (warmup 0, the default of make analyse and esize compare; "
+                "warmup: auto detects a warm-up)")
     if info["mode"] == "fraction":
         return (f"fraction {info['fraction']:g}: the first {info['per_group']} of every group of "
                 f"{raw} values, {info['dropped']} dropped")

@@ -23,9 +23,9 @@ from esize.readers import plural
 from .config import parse_warmup
 from .figures import CAPTIONS, TITLES
 
-__all__ = ["headline", "data_section", "variance_section", "warmup_section", "plan_section",
-           "comparisons_section", "false_alarm_section", "figure_block", "render", "to_html",
-           "VERDICT_ORDER"]
+__all__ = ["headline", "answers", "data_section", "variance_section", "warmup_section",
+           "plan_section", "comparisons_section", "false_alarm_section", "figure_block",
+           "render", "to_html", "VERDICT_ORDER"]
 
 VERDICT_ORDER = ("slower", "faster", "same", "inconclusive")
 
@@ -94,9 +94,21 @@ def headline(est: Mapping, cmp: Mapping | None) -> str:
     return f"{_plural(len(comps), 'comparison')}: {said}; {benches}."
 
 
-def data_section(est: Mapping) -> str:
+def answers(cmp: Mapping | None) -> list[str]:
+    """One line per comparison for the top of the report: its name, verdict and what
+    ``esize compare`` says of it (``"- **qs-new vs qs-old: slower.** New is 4.72 %
+    slower (95 % CI ...)."``), then a blank line; nothing without comparisons."""
+    comps = (cmp or {}).get("comparisons") or []
+    out = []
+    for c in comps:
+        said = c.get("description") or f"ratio {c['ratio']:.4g}"
+        out.append(f"- **{c['label']}: {c['verdict']}.** {said[:1].upper()}{said[1:]}.")
+    return out + [""] if out else []
+
+
+def data_section(est: Mapping, *, number: int = 2) -> str:
     """The files read, their formats and benchmarks, and what was left out."""
-    lines = ["## 1. Data", ""]
+    lines = [f"## {number}. Data", ""]
     s = est["settings"]
     where = f"the directory `{s['path']}`" if s["kind"] == "directory" else "the files listed"
     tables = any(f["format"] == "tidy" for f in est["files"])
@@ -124,10 +136,10 @@ def data_section(est: Mapping) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def variance_section(est: Mapping, figure: int = 1) -> str:
+def variance_section(est: Mapping, figure: int = 2, *, number: int = 3) -> str:
     """``S`` and ``T`` per level in % of the mean, each level's share, and one sentence
     per benchmark on which level dominates."""
-    lines = ["## 2. Variance per level", "",
+    lines = [f"## {number}. Variance per level", "",
              "For every level, S is the spread of its units' means and T the model's estimate "
              "of the level's own variation (the spread of the level below removed), both in % "
              "of the mean, as `esize summary` prints them; *share* is the level's part of the "
@@ -155,18 +167,21 @@ def variance_section(est: Mapping, figure: int = 1) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def warmup_section(est: Mapping, figure: int = 2) -> str:
+def warmup_section(est: Mapping, figure: int = 3, *, number: int = 4) -> str:
     """What the warm-up dropped from every benchmark, in esize's words."""
     spec = parse_warmup(est["settings"]["warmup"])
     how = {
         "auto": "`auto`: where each group's steady state starts, by changepoint detection "
                 "(`esize --warmup auto`); every group keeps as many of its last values as the "
                 "shortest steady part, so that the design stays balanced",
-        "fixed": f"`{spec.get('count')}`: the first {spec.get('count')} values of every group",
+        "fixed": (f"`{spec.get('count')}`: the first {spec.get('count')} values of every group"
+                  if spec.get("count") else
+                  "`0`: none dropped (the default of `make analyse` and `esize compare`; "
+                  "`warmup: auto` detects a warm-up, a count or a fraction drops it)"),
         "fraction": f"`{spec.get('fraction')}`: that share of every group's values, rounded "
                     "half up",
     }[spec["mode"]]
-    lines = ["## 3. Warm-up", "", f"Warm-up: {how}.", ""]
+    lines = [f"## {number}. Warm-up", "", f"Warm-up: {how}.", ""]
     rows = []
     for b in est["benchmarks"]:
         w = b["warmup"]
@@ -184,10 +199,10 @@ def _counts_text(counts: Mapping) -> str:
     return " x ".join(f"{k} {v}" for k, v in counts.items())
 
 
-def plan_section(est: Mapping) -> str:
+def plan_section(est: Mapping, *, number: int = 5) -> str:
     """Optimal counts for the costs (given or assumed) and what each budget buys, with
     the one-level default beside it (esize's planning)."""
-    lines = ["## 4. Planning the next experiment", "",
+    lines = [f"## {number}. Planning the next experiment", "",
              "The optimal number of units per level for the costs of a new unit of each "
              "level (`esize plan`), and, for each budget, the design it buys and the "
              "half-width of the confidence interval for the mean to expect, beside the "
@@ -255,14 +270,15 @@ def _covers_text(c: Mapping) -> str:
     return f"{c['known_ratio']:g}: " + ", ".join(said)
 
 
-def comparisons_section(cmp: Mapping, sims: Mapping | None, figure: int = 3) -> str:
+def comparisons_section(cmp: Mapping, sims: Mapping | None, figure: int = 1, *,
+                        number: int = 1) -> str:
     """Each comparison's ratio, Fieller and bootstrap intervals and verdict with its
     caveats (the words of ``esize compare``), the forest plot, and for a known ratio
     whether the intervals cover it and, where the data allow, coverage and power by
     subsampling."""
     comps = cmp.get("comparisons") or []
     conf = f"{100 * (1 - cmp['alpha']):g} %"
-    lines = ["## 5. Comparisons", ""]
+    lines = [f"## {number}. Comparisons", ""]
     if not comps:
         lines += ["No comparison is configured. Add pairs to the entry, e.g. "
                   "`comparisons: [{old: A, new: B}]` (with `ratio: 1.05` when the change is "
@@ -313,9 +329,9 @@ def comparisons_section(cmp: Mapping, sims: Mapping | None, figure: int = 3) -> 
     return "\n".join(lines).rstrip() + "\n"
 
 
-def false_alarm_section(sims: Mapping | None) -> str:
+def false_alarm_section(sims: Mapping | None, *, number: int = 6) -> str:
     """False alarms (A/A) on the dataset's own pool of binaries, or why they are left out."""
-    lines = ["## 6. False alarms on this dataset", ""]
+    lines = [f"## {number}. False alarms on this dataset", ""]
     fa = (sims or {}).get("false_alarm")
     if not fa:
         return "\n".join(lines + ["Not computed.", ""])
@@ -375,25 +391,29 @@ def render(est: Mapping, cmp: Mapping | None, sims: Mapping | None, *, version: 
     name = est["dataset"]
     parts = [
         f"# Analysis of the dataset {name}", "",
-        f"**{headline(est, cmp)}**", "",
+        f"**{headline(est, cmp)}**", "", *answers(cmp),
         "Made by `make analyse`" + (f" with esize {version}" if version else "")
         + " from this dataset's files alone: every number below is computed from them. "
         "Figures are in `figures/` beside this file.", "", "",
     ]
-    body = [data_section(est), variance_section(est, 1), warmup_section(est, 2),
-            plan_section(est), comparisons_section(cmp or {"comparisons": [], "alpha": 0.05},
-                                                   sims, 3),
-            false_alarm_section(sims), _settings_section(est, cmp)]
+    # the answer first (issue 41): the comparisons, then what they rest on
+    body = [comparisons_section(cmp or {"comparisons": [], "alpha": 0.05}, sims, 1),
+            data_section(est), variance_section(est, 2), warmup_section(est, 3),
+            plan_section(est), false_alarm_section(sims), _settings_section(est, cmp)]
     return "\n".join(parts) + "\n".join(body)
 
 
 # -- HTML ----------------------------------------------------------------------------------
+# Everything fits the width of the page (a 1280 px screen and less): long lines of
+# esize's text output and long names in tables wrap instead of scrolling sideways
+# (tests/study/test_report_browser.py checks it in a real browser).
 _STYLE = (
-    "body{font-family:sans-serif;max-width:70em;margin:2em auto;padding:0 1em;line-height:1.4}"
-    "table{border-collapse:collapse;margin:1em 0;font-size:0.9em}"
+    "body{font-family:sans-serif;max-width:70em;margin:2em auto;padding:0 1em;line-height:1.4;"
+    "overflow-wrap:anywhere}"
+    "table{border-collapse:collapse;margin:1em 0;font-size:0.9em;max-width:100%}"
     "td,th{border:1px solid #999;padding:0.2em 0.5em;text-align:left}"
     "th{background:#eee}code{background:#f4f4f4}pre{background:#f4f4f4;padding:0.5em;"
-    "overflow-x:auto}img{max-width:100%}"
+    "white-space:pre-wrap;overflow-wrap:anywhere}img{max-width:100%;height:auto}"
 )
 _IMG = re.compile(r'src="([^"]+\.png)"')
 
