@@ -110,6 +110,8 @@ def _memory_bytes() -> int:
 
 
 def _bytes_text(n: float) -> str:
+    if n >= 1024**5 * 10**15:  # beyond a float, perhaps: counted in PiB, exactly
+        return f"{_count_text(int(n) // 1024**5)} PiB"
     for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB"):
         if n < 1024 or unit == "PiB":
             return f"{n:.0f} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
@@ -118,7 +120,20 @@ def _bytes_text(n: float) -> str:
 
 
 def _count_text(n: int) -> str:
-    return str(n) if n < 10**15 else f"{n:.3g}"
+    """``n`` in digits, or as ``1.23e+45`` from 10**15 on (also beyond a float's range).
+
+    >>> _count_text(12), _count_text(10**20), _count_text(3 * 10**400)
+    ('12', '1e+20', '3e+400')
+    """
+    if n < 10**15:
+        return str(n)
+    if n < 10**300:
+        return f"{n:.3g}"
+    exponent = math.floor(math.log10(n))  # log10 takes ints of any size
+    mantissa = f"{10 ** (math.log10(n) - exponent):.3g}"
+    if mantissa == "10":
+        mantissa, exponent = "1", exponent + 1
+    return f"{mantissa}e+{exponent}"
 
 
 def check_resamples(n, alpha: float | None = None, *, arrays: int = 1,
@@ -157,12 +172,13 @@ def check_resamples(n, alpha: float | None = None, *, arrays: int = 1,
                 f"at least {_count_text(need)} are needed (alpha {alpha:g}), so that "
                 f"{MIN_TAIL_REPLICATES} replicates lie in each tail beyond a limit"
             )
-    size = 8.0 * n * arrays
+    size = 8 * n * arrays  # an int: exact, of any size (10**400 is no float)
     have = _memory_bytes()
     if size > have:
+        shown = str(n) if n < 10**30 else _count_text(n)
         raise EsizeError(
-            f"{name} {n} would need {_bytes_text(size)} of memory for the bootstrap "
-            f"replicates ({arrays} array(s) of {n} 8-byte values), more than the "
+            f"{name} {shown} would need {_bytes_text(size)} of memory for the bootstrap "
+            f"replicates ({arrays} array(s) of {shown} 8-byte values), more than the "
             f"{_bytes_text(have)} this machine has"
         )
     return n

@@ -43,12 +43,12 @@ def _workflow(tmp: Path, *, examples: bool = False) -> Path:
     return wd
 
 
-def _config(tmp: Path, datasets: dict) -> Path:
+def _config(tmp: Path, datasets: dict, **extra) -> Path:
     path = tmp / "my.yaml"
     path.write_text(yaml.safe_dump({"results_dir": str(tmp / "results"),
                                     "logs_dir": str(tmp / "logs"),
                                     "data_dir": str(tmp / "generated"),
-                                    "datasets": datasets}, sort_keys=False))
+                                    "datasets": datasets, **extra}, sort_keys=False))
     return path
 
 
@@ -90,9 +90,9 @@ def _report_checks(base: Path, headline: str) -> str:
     assert md.startswith(f"# Analysis of the dataset {base.name}\n")
     assert f"**{headline}**" in md
     assert "| benchmark | level | n | S % | T % | share |" in md  # variance per level
-    assert "## 4. Planning the next experiment" in md and "What each budget buys" in md
-    assert "## 5. Comparisons" in md and "| comparison (new vs old) |" in md
-    assert "![forest](figures/forest.png)" in md and "### Figure 3. The comparisons" in md
+    assert "## 5. Planning the next experiment" in md and "What each budget buys" in md
+    assert "## 1. Comparisons" in md and "| comparison (new vs old) |" in md
+    assert "![forest](figures/forest.png)" in md and "### Figure 1. The comparisons" in md
     for name in ("variance", "warmup", "forest"):
         assert (base / "figures" / f"{name}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert f"![{name}](figures/{name}.png)" in md
@@ -154,6 +154,48 @@ def test_twelve_tidy_benchmarks_with_two_comparisons(tmp_path):
     # a second run does nothing
     again, _ = _analyse(wd, cfg)
     assert again.returncode == 0 and "Nothing to be done" in again.stdout + again.stderr
+
+
+#: The simulations of a quick run (the schema's smallest sizes): the pipeline's plumbing.
+QUICK = {"resamples": 200, "false_alarm": {"comparisons": 10, "resamples": 10},
+         "known_ratio": {"comparisons": 10, "resamples": 10}}
+
+
+@pytest.mark.slow
+@needs_make
+def test_a_deleted_or_damaged_intermediate(tmp_path):
+    """Issue 43, item 7: `make analyse` rebuilds a deleted intermediate file (as `make
+    reproduce` does), and a garbled one that a later job reads stops the run with one
+    line naming it, no traceback."""
+    data = tmp_path / "data"
+    shutil.copytree(EXAMPLE / "data", data)
+    wd = _workflow(tmp_path)
+    cfg = _config(tmp_path, {"ex": {"path": str(data), "levels": ["binary", "execution"],
+                                    "comparisons": [{"old": "qs-old", "new": "qs-new"}]}},
+                  analysis=QUICK)
+    res, _ = _analyse(wd, cfg)
+    assert res.returncode == 0, (res.stdout + res.stderr)[-4000:]
+    base = tmp_path / "results" / "ex"
+    made = sorted(p.relative_to(base) for p in base.rglob("*") if p.is_file())
+    for name in ("analysis/simulations.json", "figures/warmup.png"):
+        (base / name).unlink()
+        res, _ = _analyse(wd, cfg)
+        assert res.returncode == 0, (res.stdout + res.stderr)[-4000:]
+        assert (base / name).is_file(), (name, (res.stdout + res.stderr)[-3000:])
+    assert sorted(p.relative_to(base) for p in base.rglob("*") if p.is_file()) == made
+    # a garbled estimates.json (newer than the figures, so that they are redrawn)
+    est = base / "analysis" / "estimates.json"
+    est.write_bytes(b"\x00" * 100)
+    res, _ = _analyse(wd, cfg)
+    log = res.stdout + res.stderr
+    assert res.returncode != 0, log[-3000:]
+    assert (f"esize: error: {est}: not valid JSON (line 1, column 1); delete it and rerun "
+            "`make analyse`") in log.splitlines(), log[-3000:]
+    assert "Traceback" not in log and "JSONDecodeError" not in log, log[-3000:]
+    # as the line says: delete it and rerun
+    est.unlink()
+    res, _ = _analyse(wd, cfg)
+    assert res.returncode == 0 and json.loads(est.read_text())["dataset"] == "ex"
 
 
 def _readme_section() -> str:

@@ -10,10 +10,11 @@ include: "analyse_common.smk"
 
 
 if ANALYSE:
-    # the target of `make analyse`: every dataset's report (no job of its own)
+    # the target of `make analyse`: every file of every dataset's analysis, the
+    # intermediate ones included, so that a deleted one is rebuilt (no job of its own)
     rule analyse:
         input:
-            expand(f"{RESULTS}/{{dataset}}/report.{{ext}}", dataset=ANALYSED, ext=["md", "html"]),
+            [f for d in ANALYSED for f in analysed_outputs(d)],
 
     register_targets("analyse")
 

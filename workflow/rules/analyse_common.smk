@@ -33,7 +33,22 @@ def analysed_files(wc):
     return ANALYSIS_FILES[wc.dataset]
 
 
-def analysed_figures(wc):
+def figures_of(dataset):
     """The report's figures: the forest plot only with comparisons."""
-    names = ["variance", "warmup"] + (["forest"] if ANALYSIS[wc.dataset]["comparisons"] else [])
-    return [f"{RESULTS}/{wc.dataset}/figures/{n}.png" for n in names]
+    names = ["variance", "warmup"] + (["forest"] if ANALYSIS[dataset]["comparisons"] else [])
+    return [f"{RESULTS}/{dataset}/figures/{n}.png" for n in names]
+
+
+def analysed_figures(wc):
+    """The figures of the dataset's report (an input of its report)."""
+    return figures_of(wc.dataset)
+
+
+def analysed_outputs(dataset):
+    """Every file of the dataset's analysis, intermediate ones included: Snakemake
+    rebuilds a missing file only when a target needs it, and an up-to-date report
+    would not (as `rule all` lists every output for make reproduce)."""
+    jsons = [f"{RESULTS}/{dataset}/analysis/{n}.json"
+             for n in ("estimates", "comparisons", "simulations")]
+    reports = [f"{RESULTS}/{dataset}/report.{ext}" for ext in ("md", "html")]
+    return jsons + figures_of(dataset) + reports

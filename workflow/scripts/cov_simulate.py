@@ -1,6 +1,5 @@
 """Simulate the coverage experiments of one benchmark (one shard of the blocks)."""
 
-import json
 import time
 
 from esize_study.coverage import model as cv
@@ -11,8 +10,7 @@ from esize_study.engine.seeds import bench_id
 log = files.script_logging(snakemake.log[0])  # noqa: F821
 cfg = snakemake.params.cov  # noqa: F821
 shard = tuple(int(x) for x in snakemake.wildcards.shard.split("-of-"))  # noqa: F821
-with open(snakemake.input[0]) as fh:  # noqa: F821
-    est = json.load(fh)
+est = files.read_json(snakemake.input[0])  # noqa: F821
 model = cv.Model.from_estimates(est["S2"], est["mean"], cfg["ratio"])
 cells = cv.cells_from_config(cfg, boot_grid=snakemake.params.boot_grid)  # noqa: F821
 t0 = time.perf_counter()

@@ -1,6 +1,5 @@
 """Approximate against exact coverage simulation on small cases (per-experiment intervals)."""
 
-import json
 import time
 
 from esize_study.coverage import model as cv
@@ -10,8 +9,7 @@ from esize_study.engine.seeds import bench_id
 
 log = files.script_logging(snakemake.log[0])  # noqa: F821
 cfg = snakemake.params.cov  # noqa: F821
-with open(snakemake.input[0]) as fh:  # noqa: F821
-    est = json.load(fh)
+est = files.read_json(snakemake.input[0])  # noqa: F821
 model = cv.Model.from_estimates(est["S2"], est["mean"], cfg["ratio"])
 t0 = time.perf_counter()
 simulated = cv.simulate_cells(model, cv.validation_cells(cfg), seed=cfg["seed"] + 1,

@@ -1,7 +1,5 @@
 """Report section: the paper's false-alarm claims beside our numbers (Markdown and records)."""
 
-import json
-
 import pandas as pd
 
 from esize_study.claims import claim as cl
@@ -17,8 +15,7 @@ table = pd.read_csv(snakemake.input.csv)  # noqa: F821
 validation = files.read_validation_shards(snakemake.input.validation)  # noqa: F821
 shape = None
 for path in snakemake.input.shape:  # noqa: F821 (rule fa_shape_check, when FFT NA OPT is here)
-    with open(path) as fh:
-        shape = json.load(fh)
+    shape = files.read_json(path)
 claims = fa_claims.evaluate(comparisons, table, shape)
 body = false_alarm_section(claims, false_alarm_validation(validation, snakemake.params.thresholds))  # noqa: F821
 files.atomic_write_text(snakemake.output.md, registry.section("false_alarms", body))  # noqa: F821

@@ -1,6 +1,5 @@
 """Known-effect tables: coverage and verdicts per variant, size and method."""
 
-import json
 
 import pandas as pd
 
@@ -11,7 +10,7 @@ from esize_study.render.knowneffect import render_markdown
 
 log = files.script_logging(snakemake.log[0])  # noqa: F821
 p, out = snakemake.params, snakemake.output  # noqa: F821
-refs = [json.load(open(f)) for f in snakemake.input.references]  # noqa: F821
+refs = [files.read_json(f) for f in snakemake.input.references]  # noqa: F821
 frame = pd.concat([pd.read_parquet(f) for f in snakemake.input.sims], ignore_index=True)  # noqa: F821
 info = {r["variant"]: {"base": r["base"], "ratio": r["ratio"], "full_ratio": r["estimate"]}
         for r in refs}

@@ -1,6 +1,5 @@
 """Report section on a measured dataset: results/<dataset>/report_measured.md."""
 
-import json
 
 import pandas as pd
 
@@ -33,7 +32,7 @@ log = files.script_logging(snakemake.log[0])  # noqa: F821
 inp, out, p = snakemake.input, snakemake.output, snakemake.params  # noqa: F821
 dataset = snakemake.wildcards.dataset  # noqa: F821
 config = snakemake.config  # noqa: F821
-estimates = [json.load(open(f)) for f in inp.variances]
+estimates = [files.read_json(f) for f in inp.variances]
 # each benchmark's own pool: the programs may have been measured with different designs
 pool = {e["benchmark"]: (int(e["counts"][0]), int(e["counts"][1])) for e in estimates}
 try:

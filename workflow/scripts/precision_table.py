@@ -1,6 +1,5 @@
 """Table tPrecisions: from the paper's inputs and from this dataset's estimates."""
 
-import json
 
 from esize import EsizeError
 from esize_study.artifact import provenance as pv
@@ -9,7 +8,7 @@ from esize_study.estimate import precision as rp
 from esize_study.render import tables
 
 log = files.script_logging(snakemake.log[0])  # noqa: F821
-estimates = [json.load(open(p)) for p in snakemake.input.variances]  # noqa: F821
+estimates = [files.read_json(p) for p in snakemake.input.variances]  # noqa: F821
 prov = pv.read(snakemake.input.provenance)  # noqa: F821
 p = snakemake.params  # noqa: F821
 try:

@@ -1,7 +1,6 @@
 """The reproduction report: results/<dataset>/report.md and report.html."""
 
 import csv
-import json
 import os
 
 from esize_study.artifact import provenance as pv
@@ -20,12 +19,8 @@ with open(inp.variations, newline="") as fh:
     var_rows = list(csv.DictReader(fh))
 with open(inp.precisions, newline="") as fh:
     prec_rows = list(csv.DictReader(fh))
-with open(inp.examples) as fh:
-    we = json.load(fh)
-shapes = []
-for p in inp.variances:
-    with open(p) as fh:
-        shapes.append(json.load(fh)["counts"])
+we = files.read_json(inp.examples)
+shapes = [files.read_json(p)["counts"] for p in inp.variances]
 shape = shapes[0] if shapes and all(s == shapes[0] for s in shapes[1:]) else None
 
 # the stand-in was fitted to Table tVariations: its section 1 rows are calibration rows

@@ -1,6 +1,5 @@
 """Table tVariations for one dataset: CSV, Markdown (with the paper beside), LaTeX."""
 
-import json
 
 from esize_study.artifact import provenance as pv
 from esize_study.datasets import files
@@ -8,7 +7,7 @@ from esize_study.estimate import variation as rp
 from esize_study.render import tables
 
 log = files.script_logging(snakemake.log[0])  # noqa: F821
-estimates = [json.load(open(p)) for p in snakemake.input.variances]  # noqa: F821
+estimates = [files.read_json(p) for p in snakemake.input.variances]  # noqa: F821
 prov = pv.read(snakemake.input.provenance)  # noqa: F821
 rows = rp.variation_rows_from_estimates(estimates)
 files.write_csv(snakemake.output.csv, rows, rp.VARIATION_COLUMNS)  # noqa: F821

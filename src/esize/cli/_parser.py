@@ -19,6 +19,7 @@ from .. import __version__
 from .._decision import Verdict
 from .._errors import EsizeError
 from .._intervals import _check_alpha
+from .._warmup import DEFAULT_WARMUP
 
 __all__ = ["EXIT_BAD_INPUT", "DEFAULT_LEVELS", "build_parser"]
 
@@ -47,6 +48,15 @@ class _Parser(argparse.ArgumentParser):
         if re.fullmatch(r"-[0-9.][0-9.eE+,-]*", arg_string):  # a negative number, not an option
             return None
         return super()._parse_optional(arg_string)
+
+    def _get_values(self, action, arg_strings):
+        if action.option_strings and action.nargs is None and arg_strings == ["--"]:
+            # ``--budget=--``: argparse (3.11) drops the "--" as the end of the options
+            # and gives [] unconverted; it is the value given, checked like any other
+            value = self._get_value(action, "--")
+            self._check_value(action, value)
+            return value
+        return super()._get_values(action, arg_strings)
 
     def error(self, message: str) -> NoReturn:
         try:
@@ -292,7 +302,7 @@ def _add_input_options(p: argparse.ArgumentParser, *, plot: bool = False) -> Non
     g.add_argument(
         "--warmup",
         type=warmup_arg,
-        default=0,
+        default=DEFAULT_WARMUP,
         metavar="K|auto",
         help="drop the first K measurements of every lowest-level group (process, fork, "
         "execution); 'auto' finds where each group's steady state starts (changepoint "

@@ -17,7 +17,9 @@ When the study's modules move, this is the one file to re-point:
 * :func:`esize_study.datasets.schema.entry_with_defaults` and
   :func:`~esize_study.datasets.schema.section_with_defaults`: the schema's defaults of
   a dataset entry and of the ``analysis`` section (their one home);
-* :func:`esize_study.datasets.files.jsonable`: the pipeline's one JSON cleaner.
+* :func:`esize_study.datasets.files.jsonable`: the pipeline's one JSON cleaner, and
+  ``dfiles`` (:mod:`esize_study.datasets.files`): its one JSON reader and atomic writer
+  (``read_json``, ``atomic_write_text``: one line naming a damaged or unwritable file).
 
 Nothing of the study imports :mod:`esize_study.analysis` (a later stage,
 ``tests/study/test_layering.py``), so the code hashes of the reproduction's rules
@@ -25,6 +27,7 @@ Nothing of the study imports :mod:`esize_study.analysis` (a later stage,
 """
 
 from esize_study.datasets import config as dconfig
+from esize_study.datasets import files as dfiles
 from esize_study.datasets import settings as dsettings
 from esize_study.datasets.files import jsonable
 from esize_study.datasets.schema import entry_with_defaults, section_with_defaults
@@ -34,8 +37,9 @@ from esize_study.falsealarm import simulate as fa
 from esize_study.knowneffect import records as ke_records
 from esize_study.knowneffect import simulate as ke
 
-__all__ = ["dconfig", "dsettings", "jsonable", "entry_with_defaults", "section_with_defaults",
-           "bench_id", "rates_at", "fa", "ke", "ke_records", "STUDY_IMPORTS"]
+__all__ = ["dconfig", "dfiles", "dsettings", "jsonable", "entry_with_defaults",
+           "section_with_defaults", "bench_id", "rates_at", "fa", "ke", "ke_records",
+           "STUDY_IMPORTS"]
 
 #: The modules above, by name.
 STUDY_IMPORTS = ("esize_study.datasets.config", "esize_study.datasets.settings",

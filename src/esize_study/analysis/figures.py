@@ -19,6 +19,8 @@ from collections.abc import Mapping
 
 from esize.plots import compare_figure, save_figure, summary_figure, warmup_figure
 
+from ._study import dfiles
+
 __all__ = ["FIGURES", "TITLES", "CAPTIONS", "caption_text", "write_captions",
            "variance_figure", "warmup_fig", "forest_figure", "draw", "write"]
 
@@ -93,8 +95,10 @@ def warmup_fig(est: Mapping):
 
 def forest_figure(cmp: Mapping):
     """Figure ``forest`` from ``comparisons.json``: one row per comparison, named by
-    its label; no geometric mean (the comparisons are not one suite)."""
-    rows = [{**c["plot_row"], "name": c["label"]} for c in cmp["comparisons"]]
+    its label, a known ratio marked on its row; no geometric mean (the comparisons
+    are not one suite)."""
+    rows = [{**c["plot_row"], "name": c["label"], "known": c.get("known_ratio")}
+            for c in cmp["comparisons"]]
     return compare_figure(rows, threshold=cmp["threshold"], alpha=cmp["alpha"])
 
 
@@ -110,5 +114,7 @@ def draw(which: str, est: Mapping, cmp: Mapping | None = None):
 
 
 def write(fig, path: str) -> None:
-    """Write a figure (PNG, PDF or SVG by the name's extension), atomically."""
-    save_figure(fig, path)
+    """Write a figure (PNG, PDF or SVG by the name's extension), atomically; a failed
+    write (a full disk) stops the job with one line naming the file."""
+    with dfiles.writing(path):
+        save_figure(fig, path)

@@ -8,9 +8,11 @@ import logging
 import sys
 from pathlib import Path
 
-from esize.io import atomic_write_text
+from ._study import dfiles, jsonable
 
-from ._study import jsonable
+#: What rebuilds a damaged intermediate file of make analyse (named in the error).
+RERUN = "make analyse"
+atomic_write_text = dfiles.atomic_write_text
 
 __all__ = ["log_to", "write_json", "read_json", "atomic_write_text", "fail"]
 
@@ -31,13 +33,16 @@ def log_to(path: str | None) -> logging.Logger:
 
 
 def write_json(path: str | Path, obj) -> None:
-    """Indented JSON (non-finite numbers as null), written atomically."""
+    """Indented JSON (non-finite numbers as null), written atomically; a failed write
+    (a full disk) stops the job with one line naming the file."""
     atomic_write_text(path, json.dumps(jsonable(obj), indent=1, allow_nan=False) + "\n")
 
 
 def read_json(path: str | Path):
-    with open(path, encoding="utf-8") as fh:
-        return json.load(fh)
+    """The document of an intermediate JSON file of make analyse; a damaged one (empty,
+    cut short, garbled) stops the job with one line naming it
+    (:func:`esize_study.datasets.files.read_json`)."""
+    return dfiles.read_json(path, rerun=RERUN)
 
 
 def fail(logger: logging.Logger, exc: Exception) -> None:

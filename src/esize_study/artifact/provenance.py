@@ -25,8 +25,8 @@ from importlib import metadata
 from pathlib import Path
 
 import esize
-from esize.io import atomic_write_text
 
+from ..datasets.files import atomic_write_text, read_json
 from ..datasets.schema import entry_with_defaults
 from ..datasets.settings import REPRODUCE
 from .codehash import code_hash
@@ -283,5 +283,6 @@ def write(path: str | os.PathLike, prov: Mapping) -> None:
 
 
 def read(path: str | os.PathLike) -> dict:
-    """Read a ``provenance.json``."""
-    return json.loads(Path(path).read_text(encoding="utf-8"))
+    """Read a ``provenance.json`` (a damaged one stops with one line naming it:
+    :func:`esize_study.datasets.files.read_json`)."""
+    return read_json(path)

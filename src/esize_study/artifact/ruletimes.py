@@ -230,7 +230,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"esize: error: {exc}", file=sys.stderr)
         return 2
     if args.output:
-        from esize.io import atomic_write_text
+        from ..datasets.files import atomic_write_text
 
         atomic_write_text(args.output, text)
     else:

@@ -33,11 +33,8 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from decimal import Decimal
-from pathlib import Path
 
-from esize.io import atomic_write_text
-
-from ..datasets.files import jsonable
+from ..datasets.files import atomic_write_text, jsonable, read_json
 
 __all__ = [
     "AGREE",
@@ -405,5 +402,6 @@ def write_claims(path, claims: Iterable[Claim]) -> None:
 
 
 def read_claims(path) -> list[Claim]:
-    """Claim records stored by :func:`write_claims`."""
-    return [Claim.from_dict(d) for d in json.loads(Path(path).read_text())]
+    """Claim records stored by :func:`write_claims` (a damaged file stops with one line
+    naming it: :func:`esize_study.datasets.files.read_json`)."""
+    return [Claim.from_dict(d) for d in read_json(path)]

@@ -7,6 +7,10 @@
 * :func:`write_json`, :func:`write_csv`, :func:`write_parquet` and
   :func:`write_parquet_columns` write the pipeline's tables, atomically;
   :func:`jsonable`, the values of every JSON file the study writes made plain;
+* :func:`atomic_write` and :func:`atomic_write_text`, the study's one way to write a
+  file: atomically, and a failed write (a full disk) ends the job with one line
+  naming the file (:func:`writing`); :func:`read_json` reads an intermediate JSON
+  file, a damaged one ending the job with one line naming it;
 * :func:`script_logging` and :func:`fail` give a workflow script its log file and
   its one-line error.
 
@@ -22,13 +26,15 @@ import json
 import logging
 import math
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from typing import NoReturn
 
 import numpy as np
 
 from esize import Design, DesignError, InputError, from_tidy
-from esize.io import atomic_write, atomic_write_text
+from esize import io as esize_io
 
 from ..paper import numbers as paper
 
@@ -41,13 +47,16 @@ __all__ = [
     "save_design",
     "load_design_npz",
     "jsonable",
+    "read_json",
     "write_json",
     "write_csv",
     "write_parquet",
     "write_parquet_columns",
     "VALIDATION_ORDER",
     "read_validation_shards",
+    "atomic_write",
     "atomic_write_text",
+    "writing",
     "script_logging",
     "fail",
 ]
@@ -216,6 +225,103 @@ def jsonable(obj):
     if isinstance(obj, np.ndarray):
         return jsonable(obj.tolist())
     return obj
+
+
+#: The loggers of a job (:func:`script_logging`; make analyse's
+#: :func:`esize_study.analysis.jobs.log_to`): a job's one-line error goes to its log too.
+JOB_LOGGERS = ("esize.pipeline", "esize.analyse")
+
+
+def _stop(line: str) -> NoReturn:
+    """Stop the job with ``line`` on stderr (exit status 1), written to its log first
+    (quietly: on a full disk the log cannot be written either)."""
+    loud, logging.raiseExceptions = logging.raiseExceptions, False
+    try:
+        for name in JOB_LOGGERS:
+            logger = logging.getLogger(name)
+            if logger.handlers:
+                logger.error("%s", line)
+    finally:
+        logging.raiseExceptions = loud
+    raise SystemExit(line)
+
+
+def _reason(exc: OSError) -> str:
+    """The operating system's reason of ``exc``, on one line, lower case first."""
+    if isinstance(exc, esize_io.OutputError):
+        return exc.reason
+    reason = " ".join(str(exc.strerror or exc).split()) or type(exc).__name__
+    return reason[:1].lower() + reason[1:]
+
+
+@contextmanager
+def writing(path: str | Path) -> Iterator[None]:
+    """Stop the job with one line naming ``path`` when writing it fails.
+
+    A full disk (``ENOSPC``), a read-only directory or any other :class:`OSError`
+    inside the block ends the job with ``esize: error: PATH: cannot write: no space
+    left on device`` (exit status 1, no traceback). The writes of
+    :func:`esize.io.atomic_write` leave nothing half-written behind.
+
+    Raises
+    ------
+    SystemExit
+        The one line, for an :class:`OSError` raised in the block.
+    """
+    try:
+        yield
+    except OSError as exc:
+        _stop(f"esize: error: {path}: cannot write: {_reason(exc)}")
+
+
+def atomic_write(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (:func:`esize.io.atomic_write`): never
+    half-written, and a failure ends the job with one line (:func:`writing`)."""
+    with writing(path):
+        esize_io.atomic_write(path, data)
+
+
+def atomic_write_text(path: str | Path, text: str) -> None:
+    """Text (UTF-8) version of :func:`atomic_write`."""
+    atomic_write(path, text.encode("utf-8"))
+
+
+def _json_problem(data: bytes, exc: ValueError) -> str:
+    """What is wrong with the JSON file whose bytes are ``data``."""
+    if not data.strip():
+        return "not valid JSON (an empty file)"
+    if isinstance(exc, json.JSONDecodeError):
+        return f"not valid JSON (line {exc.lineno}, column {exc.colno})"
+    return "not valid JSON (not UTF-8 text)"
+
+
+def read_json(path: str | Path, rerun: str = "make reproduce"):
+    """The document of the intermediate JSON file ``path`` (one a pipeline job wrote).
+
+    Parameters
+    ----------
+    path : path-like
+        The file.
+    rerun : str
+        The command that rebuilds it, named in the error.
+
+    Raises
+    ------
+    SystemExit
+        For a file that cannot be read or is not JSON (empty, cut short, garbled):
+        one line naming it, e.g. ``esize: error: results/x/estimates.json: not valid
+        JSON (line 1, column 1); delete it and rerun `make analyse```.
+    """
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        problem = f"cannot read: {_reason(exc)}"
+    else:
+        try:
+            return json.loads(data.decode("utf-8"))
+        except ValueError as exc:  # JSONDecodeError and UnicodeDecodeError
+            problem = _json_problem(data, exc)
+    _stop(f"esize: error: {path}: {problem}; delete it and rerun `{rerun}`")
 
 
 def write_json(path: str | Path, obj) -> None:

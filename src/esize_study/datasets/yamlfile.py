@@ -18,6 +18,7 @@ no line applies). The limits lie far above any real configuration:
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -93,6 +94,26 @@ def read_text(path: str | Path, shown: str, limit: int = MAX_FILE_BYTES) -> str:
 
 def _size(n: int) -> str:
     return f"{n / (1 << 20):g} MiB" if n >= 1 << 20 else f"{n} bytes"
+
+
+#: A plain scalar that YAML 1.2 (and JSON) read as a number but PyYAML's YAML 1.1 reads
+#: as text (``1e400``, ``5e-3``, ``1.0e5``: no dot, or an exponent without its sign).
+#: Left as text, ``warmup: 1e400`` passed the check as a string; refused instead.
+_NUMBER_AS_TEXT = re.compile(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)[eE][-+]?[0-9]+")
+
+
+def _yaml11_float(text: str) -> str:
+    """``text`` written so that YAML 1.1 reads it as a number: ``1e400`` -> ``1.0e+400``."""
+    mantissa, _, exponent = text.lower().partition("e")
+    if "." not in mantissa:
+        mantissa += ".0"
+    elif mantissa.endswith("."):
+        mantissa += "0"
+    elif mantissa.lstrip("+-").startswith("."):
+        mantissa = mantissa.replace(".", "0.", 1)
+    if exponent[:1] not in "+-":
+        exponent = "+" + exponent
+    return f"{mantissa}e{exponent}"
 
 
 class LimitError(yaml.MarkedYAMLError):
@@ -175,6 +196,12 @@ class _Loader(yaml.SafeLoader):
             self._path.pop()
 
     def _check_scalar(self, node) -> None:
+        if (node.tag == "tag:yaml.org,2002:str" and node.style is None
+                and _NUMBER_AS_TEXT.fullmatch(node.value)):
+            raise self._limit(f"expected a number YAML reads as one, like "
+                              f"{_yaml11_float(node.value)}, or text in quotes; "
+                              f"{brief(node.value)} is read as text (YAML 1.1 wants a dot "
+                              "and a signed exponent)", node.start_mark)
         if node.tag == "tag:yaml.org,2002:int":
             digits = sum(c.isalnum() for c in node.value)
             if digits > MAX_INT_DIGITS:

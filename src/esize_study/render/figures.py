@@ -39,9 +39,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from esize.io import atomic_write  # noqa: E402
 from esize.plots import fixed_metadata  # noqa: E402
 
+from ..datasets.files import atomic_write  # noqa: E402
 from ..paper import numbers as paper  # noqa: E402
 from . import registry  # noqa: E402
 
@@ -256,7 +256,7 @@ def save(fig, *paths: str | os.PathLike) -> None:
         The figure.
     *paths : path-like
         Output files; each is rendered in memory and written with
-        :func:`esize.io.atomic_write`.
+        :func:`esize_study.datasets.files.atomic_write`.
     """
     with matplotlib.rc_context(STYLE):
         for p in paths:
