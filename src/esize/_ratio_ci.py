@@ -327,7 +327,7 @@ def fieller_ci(old, new, *, alpha: float = 0.05, normal: bool = False,
     >>> ci = ez.fieller_ci(old, new)
     >>> round(ci.estimate, 4), round(ci.lower, 4), round(ci.upper, 4), ci.bounded
     (0.86, 0.7105, 1.0468, True)
-    >>> round(ci.extra["df"], 2)  # Welch-Satterthwaite
+    >>> round(ci.extra["df"], 2)  # ratio_df_rule (Welch-Satterthwaite would give 5.87)
     3.85
     >>> ci = ez.fieller_ci(old, new, alpha=0.2)  # an 80 % interval
     >>> ci.upper < 1
