@@ -166,20 +166,15 @@ def _delete(doc, path):
     return doc
 
 
-@st.composite
-def mutated_json(draw):
-    fmt = draw(st.sampled_from(sorted(SEEDS)))
-    seed_file = draw(st.sampled_from(SEEDS[fmt]))
-    raw = seed_file.read_bytes()
-    import gzip
+MUTATIONS = ("replace", "replace-number", "delete", "empty", "scale")
 
-    doc = json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
-    paths = [p for p, _ in _paths(doc)]
+
+def mutate_doc(draw, doc, actions=MUTATIONS):
+    """One to three mutations of a JSON document: a value replaced by an odd or an
+    extreme one, a key deleted, a list or object emptied, every float scaled."""
     for _ in range(draw(st.integers(1, 3))):
-        paths = [p for p, _ in _paths(doc)]
-        path = draw(st.sampled_from(paths))
-        action = draw(st.sampled_from(["replace", "replace-number", "delete", "empty",
-                                       "scale"]))
+        path = draw(st.sampled_from([p for p, _ in _paths(doc)]))
+        action = draw(st.sampled_from(list(actions)))
         if action == "replace":
             doc = _set(doc, path, draw(JSON_VALUES))
         elif action == "replace-number":
@@ -193,6 +188,17 @@ def mutated_json(draw):
             for p, v in list(_paths(doc)):
                 if isinstance(v, float):
                     _set(doc, p, v * factor)
+    return doc
+
+
+@st.composite
+def mutated_json(draw):
+    fmt = draw(st.sampled_from(sorted(SEEDS)))
+    seed_file = draw(st.sampled_from(SEEDS[fmt]))
+    raw = seed_file.read_bytes()
+    import gzip
+
+    doc = mutate_doc(draw, json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw))
     text = json.dumps(doc)
     if draw(st.booleans()):  # byte damage: cut, or one byte changed
         data = text.encode()
