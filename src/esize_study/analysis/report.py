@@ -96,7 +96,7 @@ def headline(est: Mapping, cmp: Mapping | None) -> str:
 
 def answers(cmp: Mapping | None) -> list[str]:
     """One line per comparison for the top of the report: its name, verdict and what
-    ``esize compare`` says of it (``"- **qs-new vs qs-old: slower.** New is 4.72 %
+    ``esize compare`` says of it (``"- **qs-new vs qs-old: slower.** New is 4.73 %
     slower (95 % CI ...)."``), then a blank line; nothing without comparisons."""
     comps = (cmp or {}).get("comparisons") or []
     out = []
