@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 import esize as ez
+from esize._ratio_df import welch_dfs  # Welch alone, vectorised (ratio_dfs' own parts)
 from esize.cli import build_parser
 from esize.cli._markdown import render_markdown
 from esize.cli.compare import compare
@@ -336,19 +337,13 @@ def _r6_units(rng, reps, scale, effect, normal):
     return values.mean(axis=-1), values
 
 
-def _welch_dfs(wo, wn, n_old, n_new):
-    """Welch-Satterthwaite at the estimated relative variances (arrays)."""
-    uo, un = wo / (wo + wn), wn / (wo + wn)
-    return 1.0 / (uo * uo / (n_old - 1) + un * un / (n_new - 1))
-
-
 def _previous_dfs(wo, wn, n_old, n_new):
     """The two-branch rule this round replaces (Welch; Hsu's n - 1 for a system of fewer
     than 10 units, and fewer than the other, whose upper-quartile variance exceeds the
     other's), for comparison only."""
     from scipy.special import chdtri
 
-    welch = _welch_dfs(wo, wn, n_old, n_new)
+    welch = welch_dfs(wo, wn, n_old, n_new)
     if n_old == n_new or min(n_old, n_new) >= 10:
         return welch
     n_few, w_few, w_other = (n_old, wo, wn) if n_old < n_new else (n_new, wn, wo)
@@ -356,7 +351,7 @@ def _previous_dfs(wo, wn, n_old, n_new):
     return np.where((upper > w_other) & (welch > n_few - 1), float(n_few - 1), welch)
 
 
-R6_RULES = {"rule": ez.ratio_dfs, "welch": _welch_dfs, "previous": _previous_dfs}
+R6_RULES = {"rule": ez.ratio_dfs, "welch": welch_dfs, "previous": _previous_dfs}
 
 
 def _r6_grid(rng, reps, normal):

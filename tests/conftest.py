@@ -48,3 +48,27 @@ def hierarchical_normal(rng: np.random.Generator, sigmas, shape, mean=10.0, size
         effect = size + shape[: k + 1] + (1,) * (len(shape) - k - 1)
         y = y + s * rng.standard_normal(effect)
     return np.broadcast_to(y, size + shape).copy()
+
+
+def fail_writes(monkeypatch, err_no: int) -> None:
+    """Make every file opened through ``os.fdopen`` (the atomic writes of ``esize.io``)
+    fail at its first write with ``OSError(err_no)``: a full disk (``ENOSPC``), an I/O
+    error, ... without filling a real one. The file itself is closed as usual."""
+    import os
+
+    real = os.fdopen
+
+    class Failing:
+        def __init__(self, fh):
+            self.fh = fh
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.fh.close()
+
+        def write(self, data):
+            raise OSError(err_no, os.strerror(err_no))
+
+    monkeypatch.setattr(os, "fdopen", lambda fd, *a, **k: Failing(real(fd, *a, **k)))

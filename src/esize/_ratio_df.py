@@ -19,6 +19,7 @@ __all__ = [
     "ratio_df",
     "ratio_df_rule",
     "ratio_dfs",
+    "welch_dfs",
     "upper_factor",
     "DfRule",
     "DF_QUANTILE",
@@ -193,14 +194,20 @@ def ratio_dfs(rel_var_old, rel_var_new, n_old: int, n_new: int) -> np.ndarray:
         )
     wo, wn = np.broadcast_arrays(np.asarray(rel_var_old, float), np.asarray(rel_var_new, float))
     fo, fn = upper_factor(n_old), upper_factor(n_new)
-    out = np.full(wo.shape, float(n_old + n_new - 2))
-    for a, b in ((wo, wn), (wo * fo, wn), (wo, wn * fn)):
-        total = a + b
-        with np.errstate(invalid="ignore", divide="ignore"):
-            uo, un = a / total, b / total
-            nu = 1.0 / (uo * uo / (n_old - 1) + un * un / (n_new - 1))
-        out = np.minimum(out, np.where(total > 0, nu, float(n_old + n_new - 2)))
-    return out
+    return np.minimum.reduce([welch_dfs(wo, wn, n_old, n_new),
+                              welch_dfs(wo * fo, wn, n_old, n_new),
+                              welch_dfs(wo, wn * fn, n_old, n_new)])
+
+
+def welch_dfs(rel_var_old, rel_var_new, n_old: int, n_new: int) -> np.ndarray:
+    """:func:`welch_df` element by element, for arrays of relative variances that
+    broadcast (two constant systems get the larger bound, as there)."""
+    wo, wn = np.asarray(rel_var_old, float), np.asarray(rel_var_new, float)
+    total = wo + wn
+    with np.errstate(invalid="ignore", divide="ignore"):
+        uo, un = wo / total, wn / total
+        nu = 1.0 / (uo * uo / (n_old - 1) + un * un / (n_new - 1))
+    return np.where(total > 0, nu, float(n_old + n_new - 2))
 
 
 @lru_cache(maxsize=256)

@@ -330,8 +330,8 @@ def compare_figure(
                     linestyle="none", markersize=msize)
             ax.annotate("unbounded CI", (r, y), xytext=(6, 0 if dense else 4),
                         textcoords="offset points", fontsize=font - 1, va="center")
-        known = row.get("known")
-        if known is not None and _finite(known):
+        known = _known(row)
+        if known is not None:
             xs.append(known)
             ax.plot([known], [y], marker="|", color="black", markersize=msize * 3,
                     markeredgewidth=2.0, linestyle="none", zorder=3, gid="known-ratio")
@@ -385,8 +385,7 @@ def compare_figure(
         title += (f"\n{len(shown) - 1} drawn: the {omitted} nearest to no change "
                   "are left out (all are in the text output)")
     ax.set_title(title + _prefix_line(prefix), fontsize=10 if not dense else 9)
-    known = any(r.get("known") is not None and _finite(r["known"]) for r in rows)
-    _compare_legend(fig, threshold, suite, dense, known)
+    _compare_legend(fig, threshold, suite, dense, any(_known(r) is not None for r in rows))
     ax.grid(axis="x", color="0.9", linewidth=0.5)
     return fig
 
@@ -403,6 +402,12 @@ def _ratio_limits(ax, xs: list) -> None:
         return
     pad = 0.08 * (hi_x - lo_x) if hi_x > lo_x else 0.05
     ax.set_xlim(lo_x - pad, hi_x + pad)
+
+
+def _known(row: Mapping) -> float | None:
+    """A row's known true ratio when it has a finite one (marked on its row)."""
+    known = row.get("known")
+    return known if known is not None and _finite(known) else None
 
 
 def _unit_tag(row: Mapping) -> str:

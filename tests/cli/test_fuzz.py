@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, Phase, event, given, settings
+from hypothesis import HealthCheck, Phase, currently_in_test_context, event, given, settings
 from hypothesis import strategies as st
 
 from esize.cli import main
@@ -104,29 +104,43 @@ def _digest(paths) -> dict:
     return {p: hashlib.sha256(Path(p).read_bytes()).hexdigest() for p in paths}
 
 
-def run_case(argv, inputs, capsys, directory: Path) -> tuple[int, str, str]:
-    """Run ``esize`` in-process and check everything a case must satisfy."""
-    before = _digest(inputs)
-    files_before = set(os.listdir(directory))
+def invoke(argv, capsys) -> tuple[int, str, str]:
+    """Run ``esize`` in-process within :data:`LIMIT` seconds: (exit code, out, err)."""
     with time_limit(LIMIT):
         try:
             code = main([str(a) for a in argv])
         except SystemExit as exc:  # usage errors: still one line, status 2
             code = exc.code
     out, err = capsys.readouterr()
-    event(f"exit {code}")
+    if currently_in_test_context():
+        event(f"exit {code}")
+    return code, out, err
+
+
+def check_outcome(code, out: str, err: str, words, missing: str) -> None:
+    """The oracle of a case's output: exit 0 with a result and notes only, or exit 2
+    with one line on stderr that names one of ``words`` (``missing``: the message when
+    it names none); never a traceback."""
     assert "Traceback" not in err, err
     assert code in (0, 2), (code, err)
     if code == 2:
         lines = [ln for ln in err.splitlines() if ln.strip()]
         assert len(lines) == 1, err
         assert lines[0].startswith("esize"), err
-        names = [Path(p).name for p in inputs]
-        assert any(n in lines[0] for n in names), f"the error names no input file: {err}"
+        assert any(w in lines[0] for w in words), missing
         assert out == ""
     else:
         assert out.strip()
         assert all(ln.startswith("esize: note: ") for ln in err.splitlines()), err
+
+
+def run_case(argv, inputs, capsys, directory: Path) -> tuple[int, str, str]:
+    """Run ``esize`` in-process and check everything a case must satisfy."""
+    before = _digest(inputs)
+    files_before = set(os.listdir(directory))
+    code, out, err = invoke(argv, capsys)
+    check_outcome(code, out, err, [Path(p).name for p in inputs],
+                  f"the error names no input file: {err}")
     assert _digest(inputs) == before, "an input file changed"
     out_file = next((a for i, a in enumerate(argv) if argv[i - 1] == "-o"), None)
     allowed = files_before | ({Path(out_file).name} if out_file and code == 0 else set())

@@ -25,10 +25,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from hypothesis import currently_in_test_context, event, given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from esize.cli import main
 from esize.readers import _tidy_arrow as fast
 from esize.readers import tidy as tidy_reader
 from esize_study.datasets import config as dconf
@@ -39,6 +38,8 @@ from .test_fuzz import (
     FUZZ,
     LIMIT,
     MUTATIONS,
+    check_outcome,
+    invoke,
     mutate_doc,
     tidy_csv,
     time_limit,
@@ -85,26 +86,9 @@ def check_case(argv, inputs, capsys, directory: Path, *, named=(), outputs=()):
     """
     before = _tree_digest(inputs)
     listing = _listing(directory)
-    with time_limit(LIMIT):
-        try:
-            code = main([str(a) for a in argv])
-        except SystemExit as exc:
-            code = exc.code
-    out, err = capsys.readouterr()
-    if currently_in_test_context():
-        event(f"exit {code}")
-    assert "Traceback" not in err, err
-    assert code in (0, 2), (code, err)
-    if code == 2:
-        lines = [ln for ln in err.splitlines() if ln.strip()]
-        assert len(lines) == 1, err
-        assert lines[0].startswith("esize"), err
-        words = list(named) or [Path(str(p).partition("@")[0]).name for p in inputs]
-        assert any(w in lines[0] for w in words), f"the error names none of {words}: {err}"
-        assert out == ""
-    else:
-        assert out.strip()
-        assert all(ln.startswith("esize: note: ") for ln in err.splitlines()), err
+    code, out, err = invoke(argv, capsys)
+    words = list(named) or [Path(str(p).partition("@")[0]).name for p in inputs]
+    check_outcome(code, out, err, words, f"the error names none of {words}: {err}")
     assert _tree_digest(inputs) == before, "an input changed"
     allowed = listing | ({Path(o).relative_to(directory).as_posix() for o in outputs}
                          if code == 0 else set())

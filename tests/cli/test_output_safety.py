@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from esize import io as esize_io
+from conftest import fail_writes
 from esize.io import OutputError, check_output, write_output
 
 from .helpers import _module_env, assert_one_line_error, cli, mknod_char
@@ -184,22 +184,7 @@ def test_write_errors_are_one_line_and_keep_the_old_content(wqe, capsys, tmp_pat
                                                            monkeypatch, err_no):
     target = tmp_path / "out.json"
     target.write_text("previous\n")
-
-    class Failing:
-        def __init__(self, fh):
-            self.fh = fh
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            self.fh.close()
-
-        def write(self, data):
-            raise OSError(err_no, os.strerror(err_no))
-
-    real_fdopen = os.fdopen
-    monkeypatch.setattr(esize_io.os, "fdopen", lambda fd, mode: Failing(real_fdopen(fd, mode)))
+    fail_writes(monkeypatch, err_no)
     code, out, err = _compare(wqe, target, capsys)
     assert_one_line_error(code, out, err, file=target,
                           words=[f"cannot write: {os.strerror(err_no)}"])

@@ -21,6 +21,7 @@ from pathlib import Path
 import matplotlib
 import pytest
 
+from conftest import fail_writes
 from esize_study.analysis import figures as afigures
 from esize_study.analysis import jobs
 from esize_study.artifact import provenance as pv
@@ -119,22 +120,7 @@ def test_a_job_reading_a_garbled_file_fails_with_one_line(tmp_path):
 @pytest.fixture
 def full_disk(monkeypatch):
     """Every file the atomic writes open fills the disk at its first write."""
-    real = os.fdopen
-
-    class Full:
-        def __init__(self, fh):
-            self.fh = fh
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            self.fh.close()
-
-        def write(self, data):
-            raise OSError(errno.ENOSPC, "No space left on device")
-
-    monkeypatch.setattr(os, "fdopen", lambda fd, *a, **k: Full(real(fd, *a, **k)))
+    fail_writes(monkeypatch, errno.ENOSPC)
 
 
 @pytest.mark.parametrize("write", [
