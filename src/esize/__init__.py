@@ -66,6 +66,7 @@ from ._intervals import (
     ratio_dfs,
     welch_df,
 )
+from ._paired import paired_ratio_ci
 from ._streams import benchmark_key, benchmark_seed
 
 if TYPE_CHECKING:  # for type checkers and editors; at run time see __getattr__ below
@@ -136,6 +137,7 @@ __all__ = [
     "ratio_df_rule",
     "ratio_dfs",
     "DfRule",
+    "paired_ratio_ci",
     # bootstrap
     "BootstrapResult",
     "SuiteInterval",

@@ -122,9 +122,10 @@ class CompareRow:
         Faster, slower, same or inconclusive (a string enumeration: it equals its
         word).
     verdict_method : str or None
-        ``"fieller"`` or ``"bootstrap"``: the interval the verdict comes from
-        (Fieller's whenever it was computed, bounded or not), None when there is
-        none.
+        ``"fieller"``, ``"bootstrap"`` or ``"paired"``: the interval the verdict comes
+        from (the paired one when the systems were measured in shared rounds and the
+        comparison was asked to pair them, else Fieller's whenever it was computed,
+        bounded or not), None when there is none.
     description : str
         The verdict in words.
     caveats : tuple of str
@@ -137,6 +138,9 @@ class CompareRow:
         The p-value of "no change" that matches Fieller's interval
         (:func:`esize.fieller_p_value`); None without Fieller's interval or when the
         interval cannot support a verdict (``reason``).
+    paired : Interval or None
+        The paired interval of systems measured in shared rounds
+        (:func:`esize.paired_ratio_ci`), None unless the comparison paired them.
 
     Examples
     --------
@@ -165,13 +169,15 @@ class CompareRow:
     caveats: tuple = ()
     reason: str | None = None
     p_value: float | None = None
+    paired: Interval | None = None
 
     @property
     def chosen(self) -> Interval | None:
         """The interval the verdict comes from."""
         if self.verdict_method is None:
             return None
-        return {"fieller": self.fieller, "bootstrap": self.bootstrap}.get(self.verdict_method)
+        return {"fieller": self.fieller, "bootstrap": self.bootstrap,
+                "paired": self.paired}.get(self.verdict_method)
 
     def to_json(self) -> dict:
         """JSON-ready dictionary; infinite limits become null."""
@@ -199,6 +205,12 @@ class CompareRow:
             }
             if self.p_value is not None:
                 out["fieller"]["p_value"] = self.p_value
+        if self.paired is not None:
+            q = self.paired
+            out["paired"] = {"lower": num(q.lower), "upper": num(q.upper),
+                             "bounded": q.bounded, "estimate": q.estimate,
+                             "rounds": q.extra["rounds"], "interval":
+                             q.method.removeprefix("paired-")}
         if self.bootstrap is not None:
             b = self.bootstrap
             out["bootstrap"] = {
@@ -406,7 +418,7 @@ class CompareResult:
     notes: tuple = ()
     fdr: dict | None = None
 
-    _SINGLE = ("ratio", "old", "new", "alpha", "threshold", "fieller", "bootstrap",
+    _SINGLE = ("ratio", "old", "new", "alpha", "threshold", "fieller", "paired", "bootstrap",
                "verdict", "verdict_method", "verdict_reason", "description", "caveats",
                "design_old",
                "design_new", "warmup")

@@ -73,6 +73,13 @@ def row_lines(row) -> list[str]:
             if f.bounded
             else f"Fieller {conf:<8}unbounded: the old mean is not distinguishable from zero"
         )
+    if row.paired is not None:
+        q = row.paired
+        lines.append(
+            f"paired {conf:<9}[{q.lower:.6g}, {q.upper:.6g}]  ({q.extra['rounds']} rounds, "
+            f"{q.method.removeprefix('paired-')} interval of the rounds' ratios)"
+            if q.bounded else f"paired {conf:<9}unbounded: too few rounds "
+            f"({q.extra['rounds']})")
     if row.bootstrap is not None:
         b = row.bootstrap
         lines.append(

@@ -102,6 +102,7 @@ from ._design import Design
 from ._errors import EsizeError
 from ._estimators import RELATIVE_TOLERANCE, shared_statistics
 from ._intervals import Interval, _check_alpha, fieller_ci, fieller_p_value
+from ._paired import paired_ratio_ci
 from ._warmup import DEFAULT_WARMUP
 from .readers import align_pair
 from .readers.single import is_single
@@ -367,13 +368,16 @@ def _assumed(assume: dict) -> tuple:
 def benchmark_row(pair: Pair, fieller: Interval | None, boot: Interval | None, *, alpha: float,
                   threshold: float, normal: bool, resamples: int, seed: int | None,
                   assume_no_fork_variance: bool = False,
-                  assume_bootstrap_covers: bool = False) -> CompareRow:
+                  assume_bootstrap_covers: bool = False,
+                  paired: Interval | None = None) -> CompareRow:
     """The verdict of one benchmark: from Fieller's interval whenever it was computed
     (``inconclusive`` when it is unbounded), from the bootstrap's only when Fieller
     was not run; ``inconclusive`` too, with the reason, when a system held a single
     fork or process, or when the bootstrap decides on fewer than
     :data:`MIN_BOOTSTRAP_UNITS` top-level units (:func:`esize._decision.verdict_obstacle`),
-    unless the matching ``assume_*`` flag forces a verdict.
+    unless the matching ``assume_*`` flag forces a verdict. A ``paired`` interval
+    (systems measured in shared rounds, :func:`esize.paired_ratio_ci`) takes the
+    verdict from both.
 
     Examples
     --------
@@ -395,7 +399,9 @@ def benchmark_row(pair: Pair, fieller: Interval | None, boot: Interval | None, *
     0.5 same
     """
     method, chosen = None, None
-    if fieller is not None:
+    if paired is not None:
+        method, chosen = "paired", paired
+    elif fieller is not None:
         method, chosen = "fieller", fieller
     elif boot is not None:
         method, chosen = "bootstrap", boot
@@ -416,14 +422,17 @@ def benchmark_row(pair: Pair, fieller: Interval | None, boot: Interval | None, *
         if chosen.bounded:
             band = None if obstacle else band_reason(chosen, threshold, lower_is_better=lib)
             reason = obstacle or band
-        if fieller is not None and obstacle is None:
+        if method == "fieller" and obstacle is None:
             p_value = fieller_p_value(pair.old, pair.new, normal=normal)
-    caveats = benchmark_caveats(pair, fieller, boot, alpha=alpha, reason=reason,
-                                assumed=_assumed(assume), verdict_method=method)
+    caveats = benchmark_caveats(pair, fieller if paired is None else None, boot, alpha=alpha,
+                                reason=reason, assumed=_assumed(assume), verdict_method=method)
+    if paired is not None and not paired.bounded:
+        caveats += (f"the paired interval is unbounded: {paired.extra['rounds']} round(s) "
+                    f"are too few for a {100 * (1 - alpha):g} % interval",)
     if band is not None:
         caveats += (f"no verdict: {band}",)
     return CompareRow(pair, alpha, threshold, fieller, normal, boot, resamples, seed,
-                      word, method, text, caveats, reason, p_value)
+                      word, method, text, caveats, reason, p_value, paired)
 
 
 def band_reason(interval: Interval, threshold: float, *, lower_is_better: bool = True
@@ -484,7 +493,7 @@ def drift_note(pairs: Sequence[Pair]) -> str | None:
     >>> flat = ez.Design([[1.0, 1.1], [0.9, 1.0]], ("process", "iteration"))
     >>> rounds = ez.Design([[[1.0, 1.1], [0.9, 1.0]]] * 5, ("round", "process", "iteration"))
     >>> print(drift_note([make_pair("sort", flat, flat)]))
-    drift: neither system's data label a session or round, so whatever changed on the machine between the old and the new run (load, clock, temperature) is not in the intervals; measure old and new interleaved in 5 or more rounds, with a round column in a tidy table, to include it
+    drift: neither system's data label a session or round, so whatever changed on the machine between the old and the new run (load, clock, temperature) is not in the intervals; measure them interleaved in rounds (esize run does), or label rounds in a tidy table and compare with --paired, to include it
     >>> drift_note([make_pair("sort", rounds, rounds)]) is None
     True
     """
@@ -492,8 +501,8 @@ def drift_note(pairs: Sequence[Pair]) -> str | None:
         return None
     return ("drift: neither system's data label a session or round, so whatever changed "
             "on the machine between the old and the new run (load, clock, temperature) is "
-            "not in the intervals; measure old and new interleaved in 5 or more rounds, "
-            "with a round column in a tidy table, to include it")
+            "not in the intervals; measure them interleaved in rounds (esize run does), or "
+            "label rounds in a tidy table and compare with --paired, to include it")
 
 
 #: Level names that mark builds of the code: several compilations of one version
@@ -774,13 +783,25 @@ def estimator_note(pairs: Sequence[Pair]) -> str | None:
             ", not of the plain means")
 
 
+def _check_paired(pairs: Sequence[Pair]) -> None:
+    """Refuse to pair systems that were not measured in the same labelled rounds."""
+    for p in pairs:
+        tops = (p.old.levels[0], p.new.levels[0])
+        if any(t not in SESSION_LEVELS for t in tops) or p.old.shape[0] != p.new.shape[0]:
+            raise EsizeError(
+                "a paired comparison needs both systems measured in the same rounds: a top "
+                f"level named {' or '.join(SESSION_LEVELS)} with as many units in each "
+                f"(old: {p.old.shape[0]} {tops[0]}, new: {p.new.shape[0]} {tops[1]})")
+
+
 def compare_pairs(pairs: Sequence[Pair], *, method: str = "auto", alpha: float = 0.05,
                   threshold: float = 0.02, normal: bool = False, resamples: int = 10_000,
                   seed: int | None = None, assume_no_fork_variance: bool = False,
                   assume_bootstrap_covers: bool = False, files: tuple[str, str] = ("old", "new"),
                   formats: tuple[str, str] = ("", ""), only_in_old: Sequence = (),
                   only_in_new: Sequence = (), baseline: str | None = None,
-                  progress: Callable | None = None) -> CompareResult:
+                  progress: Callable | None = None, paired: bool | str = False
+                  ) -> CompareResult:
     """Compare every pair, and the suite's geometric mean when there are two or more.
 
     Parameters
@@ -811,6 +832,12 @@ def compare_pairs(pairs: Sequence[Pair], *, method: str = "auto", alpha: float =
     progress : callable or None
         ``progress(total)`` returning a context manager that yields an ``update(n)``
         function, for a progress bar over the bootstrap's replicates.
+    paired : bool or {"t", "signed-rank"}
+        The systems were measured in shared rounds (their top level, named in
+        :data:`SESSION_LEVELS`, the same rounds in the same order, as ``esize run``
+        measures them): every verdict comes from the paired interval of this kind
+        (:func:`esize.paired_ratio_ci`; True is ``"t"``), in which the rounds' drift
+        cancels; the other intervals are still shown.
 
     Returns
     -------
@@ -848,6 +875,8 @@ def compare_pairs(pairs: Sequence[Pair], *, method: str = "auto", alpha: float =
     if method not in METHODS:
         raise EsizeError(f"method: {method!r} is not one of {', '.join(METHODS)}")
     every = list(pairs)
+    if paired:
+        _check_paired(every)
     want_fieller = method in ("auto", "fieller", "both")
     # auto: the bootstrap for one benchmark only (a suite's verdicts need none of it)
     want_boot = method in ("bootstrap", "both") or (method == "auto" and len(every) == 1)
@@ -886,6 +915,9 @@ def compare_pairs(pairs: Sequence[Pair], *, method: str = "auto", alpha: float =
                 suite.intervals[j] if want_boot and suite is not None else None,
                 alpha=alpha, threshold=threshold, normal=normal, resamples=resamples,
                 seed=seed, **assume,
+                paired=paired_ratio_ci(p.old, p.new, alpha=alpha, normal=normal,
+                                       kind="t" if paired is True else str(paired))
+                if paired else None,
             )
             for j, p in enumerate(several)
         }

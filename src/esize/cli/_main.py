@@ -38,6 +38,7 @@ COMMANDS = {
     "summary": ("summary", "cmd_summary"),
     "compare": ("compare", "cmd_compare"),
     "plan": ("plan", "cmd_plan"),
+    "run": ("run", "cmd_run"),
 }
 
 
@@ -163,7 +164,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     verdict         inconclusive at threshold 2 % (from fieller): new is 1.62x faster ...
     1
     """
+    argv = list(sys.argv[1:] if argv is None else argv)
+    commands: list[list[str]] = []
+    if argv and argv[0] == "run" and "--" in argv:  # run's commands come after --
+        from .run import split_commands
+
+        argv, commands = split_commands(argv)
     args = build_parser().parse_args(argv)
+    if args.command == "run":
+        args.commands = commands
+        if args.build is not None and args.git is None:
+            _say("esize: error: --build needs --git OLD_REV NEW_REV")
+            return EXIT_BAD_INPUT
     try:
         _check_outputs(args)
     except OSError as exc:
@@ -275,7 +287,7 @@ def _check_outputs(args) -> None:
         raise OutputError("--markdown -", "standard output already carries the JSON of "
                           "--json; write the markdown to a file")
     named = (("-o", args.output), ("--plot", getattr(args, "plot", None)),
-             ("--markdown", None if md == "-" else md))
+             ("--markdown", None if md == "-" else md), ("--save", getattr(args, "save", None)))
     outputs = [(flag, p) for flag, p in named if p is not None]
     for _, path in outputs:
         check_output(path, _inputs(args))

@@ -245,6 +245,14 @@ def fail_on_arg(text: str) -> list[str]:
     return words
 
 
+def bench_arg(text: str) -> tuple[str, str]:
+    """``--bench``: ``NAME=SHELL_LINE``, both non-empty."""
+    name, eq, line = text.partition("=")
+    if not eq or not name.strip() or not line.strip():
+        raise argparse.ArgumentTypeError(f"--bench takes NAME=SHELL_LINE, got {text!r}")
+    return name.strip(), line
+
+
 def input_arg(text: str) -> str:
     """An input file or directory, whose name cannot be empty (``Path("")`` is the
     current directory)."""
@@ -368,8 +376,93 @@ def _add_input_options(p: argparse.ArgumentParser, *, plot: bool = False) -> Non
         )
 
 
+def _add_run_parser(sub) -> None:
+    p = sub.add_parser(
+        "run",
+        help="measure two commands interleaved in rounds, then compare them",
+        usage="esize run [options] -- OLD_COMMAND ... -- NEW_COMMAND ...",
+        description="Run OLD and NEW in rounds, each round a fresh random order of "
+        "--processes processes of each, so that drift of the machine between rounds "
+        "cancels; compare them with the paired interval of the rounds. A command given "
+        "as one word is run by /bin/sh -c. With --git OLD_REV NEW_REV the one command "
+        "after -- runs in two worktrees of this repository, built by --build.",
+    )
+    d = p.add_argument_group("design")
+    d.add_argument("--rounds", type=positive_int, default=10,
+                   help="rounds to run without --budget or --target-half-width (default 10)")
+    d.add_argument("--processes", type=positive_int, default=2,
+                   help="processes of each command in a round (default 2)")
+    d.add_argument("--budget", type=number_arg(float, lambda v: v > 0 and v < 1e7,
+                                               "must be seconds in (0, 1e7)"),
+                   default=None, metavar="SECONDS",
+                   help="after a pilot, run as many rounds as fit SECONDS of measuring")
+    d.add_argument("--target-half-width", type=number_arg(
+                       float, lambda v: 0 < v < 1, "is a fraction in (0, 1), 0.01 means 1 %"),
+                   default=None, metavar="FRACTION",
+                   help="after a pilot, run as many rounds as the paired interval needs to "
+                   "be about this wide on each side (0.01: +-1 %%)")
+    d.add_argument("--pilot-rounds", type=number_arg(int, lambda v: v >= 2, "must be >= 2"),
+                   default=3, help="rounds of the pilot (default 3)")
+    d.add_argument("--max-rounds", type=number_arg(int, lambda v: 2 <= v <= 100_000,
+                                                   "must be in 2..100000"),
+                   default=1000, help="never more rounds than this (default 1000)")
+    d.add_argument("--seed", type=nonneg_int, default=None,
+                   help="seed of the rounds' order (default: fresh, reported)")
+    m = p.add_argument_group("measuring")
+    m.add_argument("--time-regex", default=None, metavar="REGEX",
+                   help="read the times the command prints (the first group of every match "
+                   "of REGEX in its standard output) instead of its wall time: iterations, "
+                   "a level below the process")
+    m.add_argument("--time-unit", choices=("s", "ms", "us", "ns"), default="s",
+                   help="unit of the printed times (default s)")
+    m.add_argument("--timeout", type=number_arg(float, lambda v: v > 0, "must be > 0"),
+                   default=None, metavar="SECONDS", help="stop a process running longer")
+    m.add_argument("--guard-share", type=number_arg(float, lambda v: 0 <= v <= 1e3,
+                                                    "must be >= 0"),
+                   default=0.25, metavar="CPUS",
+                   help="mark a process disturbed when other programs used more than this "
+                   "share of one CPU while it ran (default 0.25)")
+    m.add_argument("--repeat-disturbed", type=number_arg(int, lambda v: 0 <= v <= 100,
+                                                         "must be in 0..100"),
+                   default=0, metavar="K", help="run a disturbed process again, up to K "
+                   "times (default 0: keep it, marked)")
+    m.add_argument("--no-guard", action="store_true", help="do not watch the machine")
+    m.add_argument("--git", nargs=2, metavar=("OLD_REV", "NEW_REV"), default=None,
+                   help="measure two revisions of this git repository (temporary worktrees)")
+    m.add_argument("--build", default=None, metavar="SHELL_LINE",
+                   help="with --git: build each worktree with this shell line first")
+    m.add_argument("--bench", type=bench_arg, action="append", default=[],
+                   metavar="NAME=SHELL_LINE",
+                   help="with --git: a named benchmark command run in both worktrees "
+                   "(repeatable; all of them share the rounds, and the suite's geometric "
+                   "mean is compared too)")
+    io = p.add_argument_group("input and output")
+    io.add_argument("--from", dest="data", type=input_arg, default=None, metavar="FILE",
+                    help="compare a table saved by --save, measuring nothing")
+    io.add_argument("--save", default=None, metavar="FILE",
+                    help="write the measurements as a tidy CSV table (atomically)")
+    io.add_argument("--max-input-size", type=size_arg, default=None, metavar="SIZE",
+                    help=argparse.SUPPRESS)
+    p.add_argument("--alpha", type=alpha_arg, default=0.05, help="1 - confidence (default 0.05)")
+    p.add_argument("--paired-interval", choices=("signed-rank", "t"), default="signed-rank",
+                   help="the interval of the rounds' log ratios: Wilcoxon's signed-rank "
+                   "interval (default; a round that caught a change of load halfway "
+                   "cannot widen it much) or Student's t")
+    p.add_argument("--normal", action="store_true",
+                   help="the normal quantile instead of t (Fieller's, and the paired t)")
+    p.add_argument("--threshold", type=threshold_arg, default=0.02,
+                   help="smallest relative change that matters, as a fraction (default 0.02)")
+    p.add_argument("--fail-on", type=fail_on_arg, action="extend", default=[],
+                   metavar="VERDICTS", help="exit with status 1 on these verdicts (as compare)")
+    p.add_argument("--markdown", type=markdown_arg, default=None, metavar="FILE",
+                   help="also write a markdown summary to FILE; - prints it instead")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    p.add_argument("--output", "-o", metavar="FILE",
+                   help="also write the JSON result to FILE (atomically)")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The ``esize`` parser with its three subcommands: summary, compare, plan.
+    """The ``esize`` parser with its four subcommands: summary, compare, run, plan.
 
     Returns
     -------
@@ -435,6 +528,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="smallest relative change that matters, as a fraction (default 0.02)",
     )
     p.add_argument(
+        "--paired",
+        nargs="?",
+        const="signed-rank",
+        choices=("signed-rank", "t"),
+        default=None,
+        metavar="signed-rank|t",
+        help="old and new were measured in the same rounds (or sessions), their top level: "
+        "pair them, round i of one file with round i of the other in the order they "
+        "appear, and take the verdict from the interval of the rounds' log ratios "
+        "(default kind: signed-rank), where drift between rounds cancels",
+    )
+    p.add_argument(
         "--resamples", type=positive_int, default=10_000, help="bootstrap replicates (default 10000)"
     )
     p.add_argument(
@@ -484,6 +589,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="also write a GitHub-flavoured markdown summary to FILE (atomically), for a "
         "pull request or a CI job summary; - prints it instead of the table",
     )
+
+    _add_run_parser(sub)
 
     p = sub.add_parser("plan", help="optimal repetition counts for the next experiment")
     p.add_argument("data", type=input_arg, help="pilot measurements: tidy table, harness "

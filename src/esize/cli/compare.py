@@ -198,7 +198,8 @@ def compare(args) -> CompareResult:
         assume_bootstrap_covers=bool(getattr(args, "assume_bootstrap_covers", False)),
         files=(args.old, args.new), formats=(fo, fn), only_in_old=only_old,
         only_in_new=only_new, baseline=baseline,
-        progress=lambda total: progress_bar(total, enabled=not args.json))
+        progress=lambda total: progress_bar(total, enabled=not args.json),
+        paired=getattr(args, "paired", None) or False)
 
 
 def cmd_compare(args) -> CompareResult:
