@@ -354,14 +354,14 @@ def _previous_dfs(wo, wn, n_old, n_new):
 R6_RULES = {"rule": ez.ratio_dfs, "welch": welch_dfs, "previous": _previous_dfs}
 
 
-def _r6_grid(rng, reps, normal):
+def _r6_grid(rng, reps, normal, rules=R6_RULES):
     """Per df rule: covered (effect 1) and detected (effect 1.03, lower limit above 1)
     as boolean arrays over the replicates, keyed by (sd ratio, n_old, n_new, what),
     with common random numbers; and how many replicates were checked against
     ``fieller_ci`` (log-normal data only)."""
     from scipy.special import stdtrit
 
-    out: dict = {name: {} for name in R6_RULES}
+    out: dict = {name: {} for name in rules}
     checked = 0
     for ratio in SD_RATIOS:
         for effect, key in ((1.0, "covered"), (1.03, "detected")):
@@ -374,7 +374,7 @@ def _r6_grid(rng, reps, normal):
                     mn = un[:, :n_new].mean(axis=1)
                     vn = un[:, :n_new].var(axis=1, ddof=1) / n_new
                     wo, wn = vo / (mo * mo), vn / (mn * mn)
-                    for name, dfs in R6_RULES.items():
+                    for name, dfs in rules.items():
                         q = stdtrit(dfs(wo, wn, n_old, n_new), 0.975)
                         lo, hi, _ = ez.fieller(mo, vo, mn, vn, q)
                         hit = (lo <= effect) & (effect <= hi) if effect == 1.0 else lo > 1.0
@@ -452,6 +452,60 @@ def r6(rng, reps):
 
 
 
+def _r6_pair_z(cells, reps):
+    """z of the paired power difference of every adjacent pair (one more unit on either
+    side), keyed by (sd ratio, from, to)."""
+    out = {}
+    for r in SD_RATIOS:
+        for a in GRID:
+            for b in GRID:
+                i, j = GRID.index(a), GRID.index(b)
+                nxt = ([(GRID[i + 1], b)] if i + 1 < len(GRID) else []) + (
+                    [(a, GRID[j + 1])] if j + 1 < len(GRID) else [])
+                for a2, b2 in nxt:
+                    d = (cells[(r, a2, b2, "detected")].astype(float)
+                         - cells[(r, a, b, "detected")])
+                    se = float(d.std(ddof=1)) / math.sqrt(reps)
+                    out[(r, (a, b), (a2, b2))] = float(d.mean()) / se if se > 0 else 0.0
+    return out
+
+
+#: The confirmatory run of R6b (prereg/2026-11-29-r6b-confirmatory.md).
+R6C_SEED, R6C_REPS, R6C_BONFERRONI = 20261129, 100_000, 3.62
+R6C_FLAGGED = (0.1, (5, 5), (5, 6))
+
+
+def r6_confirm(reps):
+    """The confirmatory run of rule R6b: the df rule on log-normal data, a fresh seed,
+    judged by R6b-c1 (the flagged pair, z > -2) and R6b-c2 (no pair below -3.62)."""
+    rng = np.random.default_rng(np.random.SeedSequence(R6C_SEED).spawn(1)[0])
+    cells, _ = _r6_grid(rng, reps, False, rules={"rule": ez.ratio_dfs})
+    cov, power, low, drops = _r6_judge(cells["rule"], reps)
+    z = _r6_pair_z(cells["rule"], reps)
+    flagged = z[R6C_FLAGGED]
+    worst_key, worst = min(z.items(), key=lambda kv: kv[1])
+    c1, c2 = flagged > -2.0, worst > -R6C_BONFERRONI
+    wk, wc = min(cov.items(), key=lambda kv: kv[1])
+    out = {"seed": f"SeedSequence({R6C_SEED}).spawn(1)[0]", "reps": reps,
+           "flagged_pair": {"key": [R6C_FLAGGED[0], *R6C_FLAGGED[1:]], "z": flagged,
+                            "power": [power[(R6C_FLAGGED[0], *R6C_FLAGGED[1])],
+                                      power[(R6C_FLAGGED[0], *R6C_FLAGGED[2])]]},
+           "lowest_z": {"key": [worst_key[0], *worst_key[1:]], "z": worst},
+           "pairs_below_minus_2": len(drops),
+           "rule_c1": "PASS" if c1 else "FAIL", "rule_c2": "PASS" if c2 else "FAIL",
+           "min_coverage": wc, "min_coverage_cell": list(wk), "cells_below_94_5": len(low),
+           "z": {f"{k[0]:g} {k[1][0]}v{k[1][1]} -> {k[2][0]}v{k[2][1]}": v
+                 for k, v in z.items()}}
+    print(f"R6b confirmatory ({reps} replicates a cell): flagged pair 5 v 5 -> 5 v 6 at sd "
+          f"ratio 0.1: power {100 * out['flagged_pair']['power'][0]:.2f} -> "
+          f"{100 * out['flagged_pair']['power'][1]:.2f} %, z = {flagged:.2f} "
+          f"(c1 {out['rule_c1']}); lowest z of 336 pairs {worst:.2f} at {worst_key} "
+          f"(c2 {out['rule_c2']}); {len(drops)} pairs below -2 (not judged); lowest "
+          f"coverage {100 * wc:.2f} % at {wk}, {len(low)} cells below 94.5 % (not judged)",
+          flush=True)
+    return out
+
+
 # -- F1: the one-fork figure the docs quote (not a rule: a figure) -----------------------------
 def f1(rng, reps):
     """One fork of 20 iterations against one, fork sd 1 %, iteration sd 3 %, ratio 1:
@@ -476,8 +530,11 @@ def f1(rng, reps):
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--reps", type=int, default=2000, help="replicates (suites for R5: half)")
-    ap.add_argument("--r6-reps", type=int, default=R6_REPS,
+    ap.add_argument("--r6-reps", type=int, default=None,
                     help="replicates per cell of R6's grid (the rule's: 10,000)")
+    ap.add_argument("--r6-confirm", action="store_true",
+                    help="R6: the confirmatory run of rule 6b instead (fresh seed, 100,000 "
+                    "replicates a cell unless --r6-reps is given)")
     ap.add_argument("--only", default=",".join(SCENARIOS))
     ap.add_argument("--json", type=Path, default=None, help="also write the results here")
     args = ap.parse_args(argv)
@@ -500,8 +557,10 @@ def main(argv=None) -> int:
         results["R5"] = r5(rngs["R5"], args.reps // 2)
     if "F1" in want:
         results["F1"] = f1(rngs["F1"], args.reps)
-    if "R6" in want:
-        results["R6"] = r6(rngs["R6"], args.r6_reps)
+    if "R6" in want and args.r6_confirm:
+        results["R6b_confirmatory"] = r6_confirm(args.r6_reps or R6C_REPS)
+    elif "R6" in want:
+        results["R6"] = r6(rngs["R6"], args.r6_reps or R6_REPS)
     results["seconds"] = round(time.perf_counter() - start, 1)
     print(f"done in {results['seconds']} s")
     if args.json is not None:
