@@ -135,6 +135,15 @@ def ratio_df_rule(mean_old, var_old, mean_new, var_new, n_old: int, n_new: int) 
     larger side of a tiny design. The factor :math:`f` is 63 at 2 units, 9.5 at 3,
     2.2 at 10 and 1.5 at 30.
 
+    The rule is not monotone everywhere. A confirmatory run at 100,000 replicates a
+    cell (``--r6-confirm``, ``benchmarks/results/2026-11-29-r6b-confirmatory.json``)
+    found power at 3 % falling from 2 v 2 to 2 v 3 units when the new system spreads
+    10 times as much (z = -8.5; 1.64 % to 1.52 % and 1.37 % at 2 v 4 in the judged
+    run). With 2 old units, f = 63 inflates the old variance so much that the rule
+    grows more conservative as the new variance shrinks (coverage 97.3 % to 97.9 %).
+    Power there is below 2 % either way. The flag of the judged run (5 v 5 to 5 v 6 at
+    spread ratio 0.1) did not recur (z = +2.5).
+
     Examples
     --------
     Equal designs of equal spread lose little (Welch's 8 would be the most):
