@@ -6,8 +6,9 @@ compares old and new with the paired interval of their rounds
 (:func:`esize.paired_ratio_ci`); Fieller's interval on the same data, rounds taken
 as independent units of each system, is shown beside it. ``--git OLD_REV NEW_REV``
 builds two revisions of the current git repository in temporary worktrees
-(``--build``) and runs the one command given after ``--`` in each. ``--from FILE``
-compares a table saved earlier without measuring.
+(``--build``) and runs in each the one command given after ``--``, or every named
+``--bench NAME=SHELL_LINE``. ``--from FILE`` compares a table saved earlier without
+measuring.
 """
 
 from __future__ import annotations
@@ -33,10 +34,11 @@ from .._abrun import (
     rounds_for_half_width,
     run_design,
     run_rounds,
+    signed_rank_rounds,
     tidy_rows,
 )
 from .._compare_result import CompareResult
-from .._errors import EsizeError, EsizeWarning
+from .._errors import EsizeError
 from .._paired import round_log_ratios
 from ..compare import compare_pairs, fresh_seed, make_pair
 from ..readers import unit_info
@@ -135,13 +137,18 @@ def worktrees(revs: list[str], build: str | None) -> Iterator[tuple[str, str]]:
 
 
 def _write_table(path: str, rows: list[dict]) -> None:
+    """The rows as CSV (quoted where a benchmark's name needs it), written atomically."""
+    import csv
+    import io
+
     from ..io import write_output
 
-    cols = list(rows[0]) if rows else ["system", "round", "process", "time"]
-    lines = [",".join(cols)]
-    for r in rows:
-        lines.append(",".join(_cell(r[c]) for c in cols))
-    write_output(path, ("\n".join(lines) + "\n").encode("utf-8"))
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    cols = list(rows[0])
+    w.writerow(cols)
+    w.writerows([_cell(r[c]) for c in cols] for r in rows)
+    write_output(path, buf.getvalue().encode("utf-8"))
 
 
 def _cell(x) -> str:
@@ -153,8 +160,6 @@ def _cell(x) -> str:
 def _measure(args) -> Run:
     """Measure as the options say: a fixed number of rounds, or a pilot and then as
     many as ``--budget`` or ``--target-half-width`` need."""
-    import warnings
-
     seed = args.seed if args.seed is not None else fresh_seed()
     rng = np.random.default_rng(seed)
     guard = None if args.no_guard else Guard(share=args.guard_share)
@@ -176,9 +181,6 @@ def _measure(args) -> Run:
             run.planned = total
             if total > run.rounds:
                 run_rounds(run, total - run.rounds, **kw)
-    if run.interrupted:
-        warnings.warn(EsizeWarning(f"interrupted: kept {run.rounds} complete round(s) of "
-                                   f"{run.planned}"), stacklevel=2)
     return run
 
 
@@ -186,12 +188,9 @@ def _planned_rounds(args, run: Run) -> int:
     """The rounds the pilot says are needed (the pilot's rounds included)."""
     per_round = run.seconds / run.rounds
     if args.target_half_width is not None:
-        sd = max(_pilot_spread(run, name, args.paired_interval) for name in run.names)
-        want = rounds_for_half_width(sd, args.target_half_width, alpha=args.alpha,
-                                     at_least=max(run.rounds, 6), at_most=args.max_rounds)
-        run.plan_note = (f"plan: the pilot's {run.rounds} rounds gave a round-to-round sd of "
-                         f"{100 * sd:.3g} % in the log ratio"
-                         f"{' (the largest of the benchmarks)' if len(run.names) > 1 else ''}; "
+        want = max(_pilot_rounds(run, name, args) for name in run.names)
+        run.plan_note = (f"plan: from the pilot's {run.rounds} rounds"
+                         f"{' (the benchmark that needs most)' if len(run.names) > 1 else ''}, "
                          f"{want} rounds for a half-width of {100 * args.target_half_width:g} %")
         if args.budget is not None:
             fit = max(run.rounds, int(args.budget // per_round))
@@ -206,15 +205,18 @@ def _planned_rounds(args, run: Run) -> int:
     return want
 
 
-def _pilot_spread(run: Run, name: str | None, kind: str) -> float:
-    """The spread of the pilot's round log ratios the plan uses: their sd for the t
-    interval; for the signed-rank one a robust sd (1.4826 x the median absolute
-    deviation: a round that caught a change of load must not set the plan) over the
-    square root of Wilcoxon's efficiency relative to Student's on normal data, 3/pi."""
+def _pilot_rounds(run: Run, name: str | None, args) -> int:
+    """The rounds the pilot's round log ratios call for: by Student's formula for the t
+    interval, by resampling them for the signed-rank interval
+    (:func:`esize._abrun.signed_rank_rounds`, its draws seeded by the run's seed)."""
     d = round_log_ratios(run_design(run, "old", name), run_design(run, "new", name))
-    if kind == "t":
-        return float(d.std(ddof=1))
-    return 1.4826 * float(np.median(np.abs(d - np.median(d)))) / math.sqrt(3 / math.pi)
+    if args.paired_interval == "t":
+        return rounds_for_half_width(float(d.std(ddof=1)), args.target_half_width,
+                                     alpha=args.alpha, at_least=run.rounds,
+                                     at_most=args.max_rounds)
+    rng = np.random.default_rng([run.seed, 1])
+    return signed_rank_rounds(d, args.target_half_width, alpha=args.alpha,
+                              at_least=max(run.rounds, 6), at_most=args.max_rounds, rng=rng)
 
 
 def cmd_run(args) -> CompareResult:
