@@ -333,19 +333,23 @@ def _run_systems(tasks, n_resamples, batch, progress, workers) -> list[np.ndarra
     """Replicate means of every ``(y, scheme, seed)`` task, on a thread pool.
 
     Tasks are independent (each has its own streams), so the results do not depend
-    on the number of workers or on the order in which the tasks finish.
+    on the number of workers or on the order in which the tasks finish. Once nobody
+    waits for them (Ctrl-C's KeyboardInterrupt in the calling thread, another task's
+    error), the pool's tasks end at their next step rather than at their last one.
     """
-    if progress is not None:
-        lock = threading.Lock()
-        report = progress
+    abandoned = threading.Event()
+    lock = threading.Lock()
 
-        def progress(n: int) -> None:  # the caller's callback, one thread at a time
-            with lock:
-                report(n)
+    def step(n: int) -> None:  # after every step of every task
+        if abandoned.is_set():
+            raise _Abandoned
+        if progress is not None:
+            with lock:  # the caller's callback, one thread at a time
+                progress(n)
 
     def one(task):
         y, scheme, seed = task
-        return _system_means(y, scheme, seed, n_resamples, batch, progress)
+        return _system_means(y, scheme, seed, n_resamples, batch, step)
 
     n = _workers(workers, len(tasks))
     if n == 1:
@@ -355,8 +359,18 @@ def _run_systems(tasks, n_resamples, batch, progress, workers) -> list[np.ndarra
             _release_scratch()
     from concurrent.futures import ThreadPoolExecutor
 
-    with ThreadPoolExecutor(max_workers=n, thread_name_prefix="esize-bootstrap") as pool:
-        return list(pool.map(one, tasks))  # the pool's threads, and their scratch, end here
+    pool = ThreadPoolExecutor(max_workers=n, thread_name_prefix="esize-bootstrap")
+    try:
+        return list(pool.map(one, tasks))
+    except BaseException:  # the caller stops waiting: so do the tasks still running
+        abandoned.set()
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)  # its threads, and their scratch, end
+
+
+class _Abandoned(Exception):
+    """Ends a bootstrap task whose result nobody waits for any more."""
 
 
 def means_from_indices(data, scheme: str, indices) -> np.ndarray:

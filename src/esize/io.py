@@ -15,9 +15,9 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any, cast
 
 __all__ = [
     "OutputError",
@@ -66,8 +66,7 @@ class OutputError(OSError):
         return self.reason
 
 
-@contextmanager
-def atomic_open(path: str | os.PathLike, *, mode: int | None = None) -> Iterator:
+def atomic_open(path: str | os.PathLike, *, mode: int | None = None) -> _AtomicFile:
     """A binary file handle whose contents replace ``path`` only when complete.
 
     The streaming form of :func:`atomic_write` (for outputs that need not fit in
@@ -94,28 +93,74 @@ def atomic_open(path: str | os.PathLike, *, mode: int | None = None) -> Iterator
     ...         print(fh.read(), os.listdir(tmp))
     b'part 1, part 2' ['out.bin']
     """
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    # the temporary name starts like the target's, cut so that it is never longer
-    # than the longest name the target itself may have
-    import tempfile  # here: reading needs file_kind only, not tempfile's imports
+    return _AtomicFile(Path(path), mode)
 
-    fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name[:_STEM]}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            yield fh
-        if mode is None:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(tmp, mode)  # mkstemp creates 0600; give the usual mode
-        os.replace(tmp, p)
-    except BaseException:
+
+#: How a temporary file is made: new (never an existing file, nor through a link).
+_TMP_FLAGS = (os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+              | getattr(os, "O_BINARY", 0))
+
+
+class _AtomicFile:
+    """The context manager of :func:`atomic_open`. A class rather than a generator,
+    and the temporary file named before it is made, so that an exception anywhere --
+    Ctrl-C's KeyboardInterrupt, which comes between any two steps, included -- removes
+    the temporary file: a generator that Ctrl-C left at its ``yield``, or a name that
+    ``tempfile.mkstemp`` had not yet returned, left it behind."""
+
+    def __init__(self, path: Path, mode: int | None):
+        self.path, self.mode = path, mode
+        self.tmp: str | None = None
+        self.fh: Any = None
+
+    def __enter__(self):
+        self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+            for _ in range(100):
+                # named like the target, cut so that the name is never longer than the
+                # longest name the target itself may have
+                self.tmp = os.path.join(
+                    self.path.parent, f".{self.path.name[:_STEM]}.{os.urandom(4).hex()}.tmp")
+                try:
+                    fd = os.open(self.tmp, _TMP_FLAGS, 0o600)
+                    break
+                except FileExistsError:
+                    self.tmp = None
+            else:
+                raise FileExistsError(errno.EEXIST, "no free temporary name", str(self.path))
+            try:
+                self.fh = os.fdopen(fd, "wb")
+            except Exception:
+                os.close(fd)
+                raise
+            return self.fh.__enter__()
+        except BaseException:
+            self._discard()
+            raise
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        try:
+            self.fh.__exit__(exc_type, exc, tb)  # closed (a full disk may say so here)
+            if exc_type is None:
+                mode = self.mode
+                if mode is None:
+                    umask = os.umask(0)
+                    os.umask(umask)
+                    mode = 0o666 & ~umask
+                tmp = cast(str, self.tmp)
+                os.chmod(tmp, mode)  # made 0600; give the usual mode
+                os.replace(tmp, self.path)
+                self.tmp = None
+        finally:
+            self._discard()  # after an exception in the block or here
+
+    def _discard(self) -> None:
+        if self.tmp is not None:
+            try:
+                os.unlink(self.tmp)
+            except FileNotFoundError:
+                pass
+            self.tmp = None
 
 
 def atomic_write(path: str | os.PathLike, data: bytes) -> None:

@@ -26,7 +26,7 @@ import os
 import sys
 import warnings
 from collections.abc import Sequence
-from typing import cast
+from typing import NoReturn, cast
 
 from .._errors import EsizeError, EsizeWarning
 from ._parser import EXIT_BAD_INPUT, build_parser
@@ -328,6 +328,9 @@ def _os_error(exc: OSError, *, with_name: bool = True) -> str:
 def run() -> None:
     """Console-script entry point: :func:`main`, its status as the exit code.
 
+    Ctrl-C is the line ``esize: interrupted`` and exit status 130, the process ending
+    there and then (``os._exit``, after flushing standard output and error).
+
     Examples
     --------
     >>> import esize
@@ -350,13 +353,39 @@ def run() -> None:
     try:
         code = main()
     except KeyboardInterrupt:
-        _say("esize: interrupted")
-        code = 130
+        _interrupted()
     except SystemExit as exc:  # --help, --version, a usage error
         code = exc.code
     except BrokenPipeError as exc:  # a write main does not make itself (none known)
         code = _stdout_failed(exc)
+    except Exception as exc:  # Ctrl-C that a library wrapped: still Ctrl-C; else a bug
+        if not _caused_by_interrupt(exc):
+            raise
+        _interrupted()
     sys.exit(_flush_streams(code))
+
+
+def _caused_by_interrupt(exc: BaseException) -> bool:
+    """Whether a KeyboardInterrupt is among the causes of ``exc``: Ctrl-C while a
+    pybind11 module initialised (matplotlib's, scipy's: ``ImportError: initialization
+    failed``) or while a class was made (``RuntimeError`` from ``__set_name__``)."""
+    seen = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
+
+
+def _interrupted() -> NoReturn:
+    """Ctrl-C: one line, exit status 130, and no shutdown of the interpreter, which a
+    compiled module whose loading Ctrl-C cut short can crash (matplotlib's ft2font:
+    SIGABRT, ``Fatal Python error``); the outputs are complete or gone already (atomic
+    writes), the bootstrap's threads ended."""
+    _say("esize: interrupted")
+    os._exit(cast(int, _flush_streams(130)))
 
 
 def _flush_streams(code: int | str | None) -> int | str | None:
