@@ -1,3 +1,4 @@
+import signal
 import sys
 from pathlib import Path
 
@@ -8,6 +9,13 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 import esize as ez
+
+# A shell started in the background (`make test &`, `nohup ... &`) runs its commands
+# with SIGINT ignored, and an ignored signal stays ignored across exec: the commands
+# the Ctrl-C tests start would never see their SIGINT. Handled here, it is reset to
+# its default in every child, as in a terminal.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 LEVELS3 = ("binary", "execution", "measurement")
 

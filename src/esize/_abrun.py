@@ -17,7 +17,7 @@ and the steal time are recorded beside it, and a process during which others use
 more than ``share`` of a CPU is marked disturbed (and measured again, up to
 ``repeat`` times, when asked).
 
-Nothing here parses a command line or prints a result: :mod:`esize.cli.run` does.
+Nothing here parses a command line or prints a result: :mod:`esize.cli.runner` does.
 """
 
 from __future__ import annotations

@@ -38,7 +38,7 @@ COMMANDS = {
     "summary": ("summary", "cmd_summary"),
     "compare": ("compare", "cmd_compare"),
     "plan": ("plan", "cmd_plan"),
-    "run": ("run", "cmd_run"),
+    "run": ("runner", "cmd_run"),
 }
 
 
@@ -167,7 +167,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     commands: list[list[str]] = []
     if argv and argv[0] == "run" and "--" in argv:  # run's commands come after --
-        from .run import split_commands
+        from .runner import split_commands
 
         argv, commands = split_commands(argv)
     args = build_parser().parse_args(argv)

@@ -384,8 +384,8 @@ def _add_run_parser(sub) -> None:
         description="Run OLD and NEW in rounds, each round a fresh random order of "
         "--processes processes of each, so that drift of the machine between rounds "
         "cancels; compare them with the paired interval of the rounds. A command given "
-        "as one word is run by /bin/sh -c. With --git OLD_REV NEW_REV the one command "
-        "after -- runs in two worktrees of this repository, built by --build.",
+        "as one word is run by /bin/sh -c. With --git OLD_REV NEW_REV the command after "
+        "-- (or each --bench) runs in two worktrees of this repository, built by --build.",
     )
     d = p.add_argument_group("design")
     d.add_argument("--rounds", type=positive_int, default=10,
