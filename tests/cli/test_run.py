@@ -24,7 +24,7 @@ from scipy import stats
 import esize as ez
 from esize._abrun import round_orders
 from esize._paired import signed_rank_interval
-from esize.cli.run import split_commands
+from esize.cli.runner import split_commands
 
 from .helpers import SRC, assert_one_line_error, cli
 
