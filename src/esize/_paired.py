@@ -73,10 +73,7 @@ def round_log_ratios(old: Design, new: Design) -> np.ndarray:
         raise EsizeError(
             f"a paired comparison needs the same rounds in both systems: old has "
             f"{old.shape[0]} {old.levels[0]}s, new {new.shape[0]} {new.levels[0]}s")
-    axes_o = tuple(range(1, old.n_levels))
-    axes_n = tuple(range(1, new.n_levels))
-    mo = old.data.mean(axis=axes_o) if axes_o else old.data
-    mn = new.data.mean(axis=axes_n) if axes_n else new.data
+    mo, mn = old.unit_means(old.levels[0]), new.unit_means(new.levels[0])
     if np.any(mo <= 0) or np.any(mn <= 0):
         raise EsizeError("a paired comparison needs positive measurements (times); a "
                          "round's mean is zero or negative")
