@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 import esize as ez
-from esize._ratio_df import welch_dfs  # Welch alone, vectorised (ratio_dfs' own parts)
+from esize._ratio_df import DF_QUANTILE, welch_dfs  # the rule's quantile; Welch alone
 from esize.cli import build_parser
 from esize.cli._markdown import render_markdown
 from esize.cli.compare import compare
@@ -506,6 +506,57 @@ def r6_confirm(reps):
     return out
 
 
+#: The judged run of the df rule with its quantile at 0.15 (prereg/2026-11-29-r6-v2-df-quantile.md).
+R6V2_REPS = 100_000
+
+
+def _old_quantile_dfs(wo, wn, n_old, n_new, q=0.10):
+    """The df rule with the quantile of 2026-11-28 (0.10), for comparison only."""
+    from scipy.special import chdtri
+
+    fo, fn = ((n - 1) / chdtri(n - 1, 1.0 - q) for n in (n_old, n_new))
+    return np.minimum.reduce([welch_dfs(wo, wn, n_old, n_new),
+                              welch_dfs(wo * fo, wn, n_old, n_new),
+                              welch_dfs(wo, wn * fn, n_old, n_new)])
+
+
+def r6_v2(reps):
+    """R6 v2: the library's rule (quantile 0.15) on a fresh seed, judged by R6v2-a (every
+    cell covers >= 94.5 %) and R6v2-b (no pair's power falls beyond z -3.62)."""
+    rng = np.random.default_rng(np.random.SeedSequence(R6C_SEED).spawn(3)[1])
+    rules = {"rule": ez.ratio_dfs, "quantile_0.10": _old_quantile_dfs}
+    cells, checked = _r6_grid(rng, reps, False, rules=rules)
+    out: dict = {"seed": f"SeedSequence({R6C_SEED}).spawn(3)[1]", "reps": reps,
+                 "df_quantile": DF_QUANTILE,
+                 "checked_against_fieller_ci": checked}
+    for name in rules:
+        cov, power, low, drops = _r6_judge(cells[name], reps)
+        z = _r6_pair_z(cells[name], reps)
+        (zk, zw), (ck, cw) = min(z.items(), key=lambda kv: kv[1]), min(cov.items(),
+                                                                         key=lambda kv: kv[1])
+        part = {"min_coverage": cw, "min_cell": list(ck), "cells_below_94_5": len(low),
+                "lowest_z": {"key": [zk[0], *zk[1:]], "z": zw},
+                "pairs_below_minus_2": len(drops),
+                "pairs_below_bonferroni": sum(v < -R6C_BONFERRONI for v in z.values()),
+                "coverage": {" ".join(map(str, k)): c for k, c in cov.items()},
+                "power": {" ".join(map(str, k)): p for k, p in power.items()},
+                "z": {f"{k[0]:g} {k[1][0]}v{k[1][1]} -> {k[2][0]}v{k[2][1]}": v
+                      for k, v in z.items()}}
+        judged = name == "rule"
+        if judged:
+            part["rule_a"] = "PASS" if not low else "FAIL"
+            part["rule_b"] = "PASS" if part["pairs_below_bonferroni"] == 0 else "FAIL"
+        out[name] = part
+        tail = (f" (a {part['rule_a']}, b {part['rule_b']})" if judged else " (not judged)")
+        sample = ", ".join(f"{a} v {b} {100 * power[(1.0, a, b)]:.1f}"
+                           for a, b in ((2, 2), (2, 3), (3, 3), (5, 5), (3, 20), (10, 10)))
+        print(f"R6 v2 {name}: lowest coverage {100 * cw:.2f} % at {ck}, {len(low)} cells "
+              f"below 94.5 %; lowest z {zw:.2f} at {zk}, {part['pairs_below_bonferroni']} "
+              f"pairs below -3.62, {len(drops)} below -2{tail}\n    power at 3 %, sd ratio "
+              f"1: {sample}", flush=True)
+    return out
+
+
 # -- F1: the one-fork figure the docs quote (not a rule: a figure) -----------------------------
 def f1(rng, reps):
     """One fork of 20 iterations against one, fork sd 1 %, iteration sd 3 %, ratio 1:
@@ -535,6 +586,9 @@ def main(argv=None) -> int:
     ap.add_argument("--r6-confirm", action="store_true",
                     help="R6: the confirmatory run of rule 6b instead (fresh seed, 100,000 "
                     "replicates a cell unless --r6-reps is given)")
+    ap.add_argument("--r6-v2", action="store_true",
+                    help="R6: the judged run of the df rule with quantile 0.15 instead "
+                    "(prereg/2026-11-29-r6-v2-df-quantile.md; 100,000 replicates a cell)")
     ap.add_argument("--only", default=",".join(SCENARIOS))
     ap.add_argument("--json", type=Path, default=None, help="also write the results here")
     args = ap.parse_args(argv)
@@ -557,7 +611,9 @@ def main(argv=None) -> int:
         results["R5"] = r5(rngs["R5"], args.reps // 2)
     if "F1" in want:
         results["F1"] = f1(rngs["F1"], args.reps)
-    if "R6" in want and args.r6_confirm:
+    if "R6" in want and args.r6_v2:
+        results["R6_v2"] = r6_v2(args.r6_reps or R6V2_REPS)
+    elif "R6" in want and args.r6_confirm:
         results["R6b_confirmatory"] = r6_confirm(args.r6_reps or R6C_REPS)
     elif "R6" in want:
         results["R6"] = r6(rngs["R6"], args.r6_reps or R6_REPS)

@@ -37,7 +37,7 @@ def test_the_one_fork_figure_f1_is_the_committed_run():
 
 
 def test_the_df_rule_figures_are_the_committed_r6_run():
-    r6 = json.loads((RESULTS / "2026-11-28-r6.json").read_text())["R6"]["lognormal"]
+    r6 = json.loads((RESULTS / "2026-11-29-r6.json").read_text())["R6"]["lognormal"]
     rule, welch, prev = r6["rule"], r6["welch"], r6["previous"]
     text = _flat(DOCS)
     assert f"the rule's lowest coverage was {_pct(rule['min_coverage'], 1)}" in text
@@ -54,6 +54,26 @@ def test_the_df_rule_figures_are_the_committed_r6_run():
             f"{_pct(prev['power']['1.0 3 4'])}), 5 against 6 {_pct(pw['1.0 5 6'])} "
             f"(the old rule {_pct(prev['power']['1.0 5 6'])})") in text
 
+
+
+def test_the_judged_r6_v2_run_is_what_the_docs_say():
+    """The docs and ``ratio_df_rule`` quote the judged run of the quantile 0.15
+    (prereg 2026-11-29-r6-v2-df-quantile.md): it used the library's quantile, passed
+    both rules, and the quantile 0.10 on the same draws lost power at 2 v 2 -> 2 v 3."""
+    from esize._ratio_df import DF_QUANTILE
+
+    v2 = json.loads((RESULTS / "2026-11-29-r6-v2.json").read_text())["R6_v2"]
+    assert v2["df_quantile"] == DF_QUANTILE == 0.15 and v2["reps"] == 100_000
+    rule, old = v2["rule"], v2["quantile_0.10"]
+    assert rule["rule_a"] == rule["rule_b"] == "PASS"
+    assert rule["cells_below_94_5"] == 0 and rule["pairs_below_bonferroni"] == 0
+    assert old["lowest_z"]["key"] == [10.0, [2, 2], [2, 3]] and old["lowest_z"]["z"] < -3.62
+    text = _flat(DOCS)
+    assert "`benchmarks/results/2026-11-29-r6-v2.json`" in text
+    doc = _flat((ROOT / "src" / "esize" / "_ratio_df.py").read_text())
+    assert f"lowest coverage {_pct(rule['min_coverage'], 2)}" in doc
+    assert f"(lowest {rule['lowest_z']['z']:.2f})" in doc
+    assert f"gives z = {old['lowest_z']['z']:.2f} at 2 v 2 -> 2 v 3" in doc
 
 @pytest.mark.slow
 def test_r6_grid_at_ci_size_guards_the_df_rule():

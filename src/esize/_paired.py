@@ -200,7 +200,7 @@ def paired_ratio_ci(old: Design, new: Design, *, alpha: float = 0.05,
     (1.0521, 1.0412, 1.063, 4)
     >>> fieller = ez.fieller_ci(old, new)  # the drift is in both variances
     >>> round(fieller.lower, 3), round(fieller.upper, 3)
-    (0.798, 1.385)
+    (0.802, 1.379)
     """
     alpha = _check_alpha(alpha)
     if kind not in PAIRED_KINDS:

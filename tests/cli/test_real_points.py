@@ -180,14 +180,14 @@ def hand_welch_df(old: np.ndarray, new: np.ndarray) -> float:
 
 def hand_ratio_df(old: np.ndarray, new: np.ndarray) -> float:
     """The df rule of issue 40 by hand: Welch-Satterthwaite at the estimated relative
-    variances and with each system's variance at its 90 % upper chi-square limit
-    ``(n - 1) / chi2.ppf(0.10, n - 1)``; the smallest of the three."""
+    variances and with each system's variance at its 85 % upper chi-square limit
+    ``(n - 1) / chi2.ppf(0.15, n - 1)``; the smallest of the three."""
     from scipy.stats import chi2
 
     wo = old.var(ddof=1) / old.size / old.mean() ** 2
     wn = new.var(ddof=1) / new.size / new.mean() ** 2
-    fo = (old.size - 1) / chi2.ppf(0.10, old.size - 1)
-    fn = (new.size - 1) / chi2.ppf(0.10, new.size - 1)
+    fo = (old.size - 1) / chi2.ppf(0.15, old.size - 1)
+    fn = (new.size - 1) / chi2.ppf(0.15, new.size - 1)
 
     def welch(a, b):
         return (a + b) ** 2 / (a**2 / (old.size - 1) + b**2 / (new.size - 1))

@@ -434,11 +434,11 @@ def test_welch_df_lies_between_its_bounds_and_serves_equal_designs_too():
     assert 3.0 < welch_df(0.5, 0.5, 4, 20) < 22.0
     assert welch_df(0.0, 0.0, 4, 20) == 22.0
     # one rule for every design (issue 40): Welch at the estimated variances and with
-    # each system's variance at its 90 % upper chi-square limit; the smallest of the three
+    # each system's variance at its 85 % upper chi-square limit; the smallest of the three
     rule = ratio_df_rule(10.0, 1.0, 9.0, 0.01, 7, 30)
     wo, wn = 0.01, 0.01 / 81
-    f7 = 6 / stats.chi2.ppf(0.10, 6)
-    f30 = 29 / stats.chi2.ppf(0.10, 29)
+    f7 = 6 / stats.chi2.ppf(0.15, 6)
+    f30 = 29 / stats.chi2.ppf(0.15, 29)
     assert rule.df == pytest.approx(min(welch_df(wo, wn, 7, 30), welch_df(f7 * wo, wn, 7, 30),
                                         welch_df(wo, f30 * wn, 7, 30)), rel=1e-12)
     assert rule.side == "old" and rule.welch == pytest.approx(welch_df(wo, wn, 7, 30))
