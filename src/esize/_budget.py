@@ -182,7 +182,7 @@ def _unit_costs(counts, c) -> list[float]:
 
 def _variance_counts(low, c, budget: float, *, dropped_top: bool) -> list[int]:
     r"""Counts of the paper's procedure (``objective="variance"``), highest first,
-    never fewer than 2 top-level units.
+    never fewer than 2 units of the interval's top level.
 
     The plan's counts below the top and as many top units as the budget buys,
     :math:`\lfloor \text{budget} / \text{cost of a top unit} \rfloor`. When that is
@@ -193,9 +193,11 @@ def _variance_counts(low, c, budget: float, *, dropped_top: bool) -> list[int]:
     on. With the top fixed, this is the variance-minimising procedure one level
     down, so the lower counts keep their optimum where the budget allows.
 
-    A top level the plan dropped (``dropped_top``: variance 0) gets 2 units, the
-    fewest that give an interval, and the plan's top level takes the rest of the
-    budget in the same way.
+    A top level the plan dropped (``dropped_top``: variance 0) gets one unit, as the
+    paper removes a level whose :math:`T_i^2 \le 0` ("semantically equivalent of
+    running the experiment again with fewer levels"): one binary, the plan's top
+    level then the top of the interval, with as many units as the rest of the budget
+    buys (at least 2, the levels below giving way as above when they do not fit).
 
     Parameters
     ----------
@@ -218,11 +220,14 @@ def _variance_counts(low, c, budget: float, *, dropped_top: bool) -> list[int]:
     if n_levels == 1:
         return [int(_floor(budget))]
     # counts of the whole design; a dropped top's plan level has no plan count
-    counts = [0, 0, *low] if dropped_top else [0, *low]
-    if not dropped_top:
-        n_top = int(_floor(budget / _unit_costs(counts, c)[0]))
-        if n_top >= 2:
-            return [n_top, *low]
+    counts = [1, 0, *low] if dropped_top else [0, *low]
+    top = 1 if dropped_top else 0  # the interval's top level
+    if dropped_top:  # one unit of the dropped level: its own cost, once
+        budget -= float(c[0])
+        n_levels, c, counts = n_levels - 1, c[1:], counts[1:]
+    n_top = int(_floor(budget / _unit_costs(counts, c)[0])) if len(c) else int(_floor(budget))
+    if n_top >= 2:
+        return [1] * top + [n_top, *counts[1:]]
     counts[0] = 2
     allowed = budget / 2.0  # what one unit of the level above may cost
     for k in range(1, n_levels):
@@ -230,7 +235,7 @@ def _variance_counts(low, c, budget: float, *, dropped_top: bool) -> list[int]:
         n = int(_floor(allowed / _unit_costs(counts, c)[k]))
         if n >= 1:
             counts[k] = n
-            return counts
+            return [1] * top + counts
         counts[k] = 1
     raise EsizeError(  # unreachable: the budget pays for 2 units of the cheapest design
         f"budget {budget:g} does not pay for 2 top-level units"

@@ -682,7 +682,11 @@ def _dimension(plan, budget, mean, alpha, total_cost, total_variance, objective)
     if objective == "variance":
         low = [plan.counts[k] for k in plan.levels[1:]]
         counts = _variance_counts(low, c, budget, dropped_top=plan.outer_level is not None)
+        # the paper's procedure runs one unit of a dropped top level: the level under
+        # it is the interval's top
+        top = 1 if plan.outer_level is not None else 0
     else:
+        top = 0
         sp, cp = s[::-1], c[::-1]
         plan_s = np.asarray(plan.t2_scaled, dtype=np.float64)[::-1]
         plan_c = np.asarray(plan.costs, dtype=np.float64)[::-1]
@@ -690,7 +694,7 @@ def _dimension(plan, budget, mean, alpha, total_cost, total_variance, objective)
         x = _merged_optimum(plan_s, plan_c) if plan_s.size > 1 else np.zeros(0)
         centre = x if plan.outer_level is not None else x[:-1]
         counts, _ = _search(sp, cp, budget, alpha, centre)
-    n_top = counts[0]
+    n_top = counts[top]
     # (the floors allow 1e-9 of a unit for rounding, hence the tolerance)
     if n_top >= 2 and experiment_cost(counts, c) <= budget * (1 + 1e-9):
         var = model_mean_variance(s, counts)

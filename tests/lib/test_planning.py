@@ -513,7 +513,8 @@ def test_variance_objective_half_width_is_finite(t2, costs, units):
         return
     d = ez.dimension(t2, costs, budget, objective="variance")
     counts = list(d.counts.values())
-    assert counts[0] >= 2 and all(n >= 1 for n in counts)
+    top = 1 if d.plan.outer_level is not None else 0  # a dropped top runs once
+    assert counts[:top] == [1] * top and counts[top] >= 2 and all(n >= 1 for n in counts)
     assert math.isfinite(d.half_width) and d.half_width > 0
     assert d.cost <= budget * (1 + 1e-9)
     # the design names every level of the four, dropped ones at 1
@@ -534,3 +535,22 @@ def test_plan_keeps_every_given_cost():
     assert doc["given_costs"] == {"b": 250.0, "e": 40.0}
     assert list(doc) == ["dropped", "levels", "counts", "T2", "costs", "given_costs",
                          "dropped_cost"]
+
+
+def test_paper_procedure_runs_one_binary_when_the_top_level_is_dropped():
+    """Issue 42, item 6: with T3^2 <= 0 the paper removes the compilation level (one
+    binary, executions on top, t with executions - 1 df); the procedure planned 2
+    builds and took t with 1 df, 2.3x wider than the one-level default here."""
+    from scipy import stats
+
+    levels = ("compilation", "execution", "measurement")
+    t2, costs, budget = [-0.01, 0.5, 4.0], [1000.0, 20.0], 20000.0
+    d = ez.dimension(t2, costs, budget, mean=100.0, levels=levels, objective="variance",
+                     below_one="clamp")
+    assert d.plan.outer_level == "compilation" and d.counts["compilation"] == 1
+    n2, n1 = d.counts["execution"], d.counts["measurement"]
+    assert n2 >= 2 and ez.experiment_cost([1, n2, n1], costs) <= budget
+    assert 1000.0 + n2 * (20.0 + n1) + (20.0 + n1) > budget  # one more execution won't fit
+    var = 0.5 / n2 + 4.0 / (n2 * n1)
+    assert d.half_width == pytest.approx(stats.t.ppf(0.975, n2 - 1) * math.sqrt(var) / 100.0)
+    assert d.half_width < d.default_half_width

@@ -125,3 +125,15 @@ def test_bootstrap_note_quotes_the_shape_check(tables, shape):
     verdict = band("at most", "2")
     assert ("fails under its own model" in c.explanation) == (
         shape["normal"]["interval2"][0] > verdict.hi)
+
+
+def test_non_fft_claims_leave_out_fft_whatever_its_case(tables):
+    """Issue 42, item 6: a measured dataset names its benchmark "fft"; the claim on the
+    non-FFT benchmarks left out only names starting with upper-case "FFT"."""
+    frame, rates = tables
+    lower = {"FFT NA OPT": "fft"}
+    claims = {c.id: c for c in fa_claims.evaluate(frame.replace({"benchmark": lower}),
+                                                  rates.replace({"benchmark": lower}))}
+    c = claims["fa.nonfft.threshold1"]
+    assert len(c.values["verdicts"]) == 4  # Rijndael and TCP OPT, asymptotic and bootstrap
+    assert "fft" not in c.explanation and "fft" not in c.ours
