@@ -10,8 +10,10 @@ writer. The figures of the section "False Alarm Rate" are drawn by
 :mod:`esize_study.render.figures_coverage`; every name and caption is registered
 in :mod:`esize_study.render.registry`.
 
-Labelled lines differ in colour (a colour-blind-safe palette, :data:`PALETTE`), dash
-pattern and marker (:func:`line_style`); axes of counts have integer ticks
+A few labelled lines (schemes, targets) differ in colour (a colour-blind-safe palette,
+:data:`PALETTE`), dash pattern and marker (:data:`STYLES`); benchmarks are told apart by
+ten fixed colour and marker pairs (:data:`BENCHMARK_STYLES`, all ten colours and all ten
+markers distinct) and a dash pattern (:func:`line_style`); axes of counts have integer ticks
 (:func:`count_axis`); every line drawn for reference (the nominal coverage, a
 diagonal, a band of standard errors) has a legend entry that says what it is.
 
@@ -57,6 +59,8 @@ __all__ = [
     "line_style",
     "count_axis",
     "PALETTE",
+    "BENCHMARK_COLOURS",
+    "BENCHMARK_STYLES",
     "LINESTYLES",
     "MARKERS",
     "spread",
@@ -97,6 +101,18 @@ LINESTYLES = ("-", "--", "-.", ":")
 #: Markers of labelled lines: twelve shapes, hollow in a second round; the ten most
 #: unlike first (pentagon and hexagon, which look round when small, last).
 MARKERS = ("o", "s", "^", "D", "v", "X", "P", "*", "<", ">", "p", "h")
+
+#: Colours of the benchmarks' lines, one of its own for each of the first ten: the
+#: colour-vision-deficiency-safe ten-colour sequence of Petroff (2021, "Accessible
+#: Color Sequences for Data Visualization", arXiv:2107.02270; matplotlib's style
+#: ``petroff10``). Some have about the same grey in black and white, which is why each
+#: of the ten also has a marker of its own (:data:`BENCHMARK_STYLES`).
+BENCHMARK_COLOURS = ("#3f90da", "#ffa90e", "#bd1f01", "#94a4a2", "#832db6", "#a96b59",
+                     "#e76300", "#b9ac70", "#717581", "#92dadd")
+#: The ten benchmarks' (colour, marker) pairs, pairwise distinct in both: the styles of
+#: the first ten benchmark lines of every figure (:func:`line_style`).
+BENCHMARK_STYLES = tuple({"color": c, "marker": m}
+                         for c, m in zip(BENCHMARK_COLOURS, MARKERS[:len(BENCHMARK_COLOURS)]))
 
 #: Styles of a few lines (false-alarm targets, resampling schemes, exact against
 #: approximate): colour, dash pattern and marker all differ.
@@ -174,16 +190,19 @@ def grid(n: int, width: float, height: float, *, max_cols: int = MAX_COLS,
 
 
 def line_style(i: int, n_points: int) -> dict:
-    """Style of the ``i``-th labelled line (of ``n_points`` points).
+    """Style of the ``i``-th labelled line (of ``n_points`` points): the ``i``-th
+    benchmark of a figure (or of a few other labelled lines, such as methods).
 
-    Colour from :data:`PALETTE`, dash pattern from :data:`LINESTYLES` and marker from
-    :data:`MARKERS`, hollow from the thirteenth line on: the first :data:`MAX_LINES`
-    lines differ in (colour, dash pattern) and in (marker, filling), so that they stay
-    apart on screen, for colour-blind readers and in black and white (where similar
-    greys are told apart by their markers). Markers sit on every ``n_points // 8``-th
-    point, shifted line by line so that they do not hide each other.
+    Colour from :data:`BENCHMARK_COLOURS`, dash pattern from :data:`LINESTYLES` and
+    marker from :data:`MARKERS`, hollow from the thirteenth line on: the first ten
+    lines (:data:`BENCHMARK_STYLES`) differ in colour and in marker alike, and the
+    first :data:`MAX_LINES` lines differ in (colour, dash pattern) and in (marker,
+    filling), so that they stay apart on screen, for colour-blind readers and in
+    black and white (where similar greys are told apart by their markers). Markers
+    sit on every ``n_points // 8``-th point, shifted line by line so that they do
+    not hide each other.
     """
-    base = {"color": PALETTE[i % len(PALETTE)],
+    base = {"color": BENCHMARK_COLOURS[i % len(BENCHMARK_COLOURS)],
             "linestyle": LINESTYLES[i % len(LINESTYLES)],
             "marker": MARKERS[i % len(MARKERS)]}
     if (i // len(MARKERS)) % 2 == 1:

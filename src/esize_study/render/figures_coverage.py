@@ -6,7 +6,10 @@ black and white); the dotted nominal coverage has a legend entry. The heat maps 
 diverging colour map centred on the nominal coverage (white), blue above and red
 below, with a linear colour bar ticked at even steps through the nominal coverage,
 labelled black contour lines (their labels upright) for grey-scale prints
-and a legend for the lines drawn on them. Each
+and a legend for the lines drawn on them; fCOVRSGrid's scale is symmetric about the
+nominal coverage (as far below as above, as dark) and its cells below it are hatched.
+fCOVGrid's titles give the range over the paper's grid (from 3 binaries on), and the
+panels of fCOVSchemes share one coverage axis. Each
 function takes ``coverage.csv`` as a DataFrame and returns a Figure drawn in the
 study's one style (:data:`esize_study.render.figures.STYLE`); write it with
 :func:`esize_study.render.figures.save`.
@@ -52,7 +55,7 @@ def _nominal(ax, level):
 
 @styled
 def curves(table, panels: Sequence[dict], *, x: str, xlabel: str, level: float = 0.95,
-           ncols: int = 2, benchmarks: Sequence[str] | None = None):
+           ncols: int = 2, benchmarks: Sequence[str] | None = None, sharey: bool = False):
     """Coverage against ``x``, one curve per benchmark, one panel per method.
 
     ``panels``: dicts with ``experiment``, ``method``, ``scheme`` and ``title``, in
@@ -60,6 +63,8 @@ def curves(table, panels: Sequence[dict], *, x: str, xlabel: str, level: float =
     to :data:`~esize_study.render.figures.MAX_LINES` benchmarks are labelled curves (legend
     below the panels); more are grey curves with their median
     (:func:`~esize_study.render.figures.spread`), the count in each title.
+    ``sharey``: every panel gets the same coverage range (the union of theirs), so
+    that panels compare at a glance.
     """
     names = list(benchmarks) if benchmarks else list(dict.fromkeys(table["benchmark"]))
     many = len(names) > MAX_LINES
@@ -92,6 +97,10 @@ def curves(table, panels: Sequence[dict], *, x: str, xlabel: str, level: float =
         ax.grid(True)
         ax.set_xlim(left=0)
         count_axis(ax.xaxis)
+    if sharey and axes:
+        lims = np.array([ax.get_ylim() for ax in axes])
+        for ax in axes:
+            ax.set_ylim(lims[:, 0].min(), lims[:, 1].max())
     if nominal is not None:
         handles[nominal.get_label()] = nominal
     bottom_legend(fig, list(handles.values()), list(handles))
@@ -141,11 +150,65 @@ def _grid_ticks(axis, values: np.ndarray, log: bool) -> None:
         axis.set_minor_formatter(NullFormatter())
 
 
+#: Hatch of the cells below the nominal coverage.
+HATCH = "///"
+#: Cells darker than this grey (0 black, 1 white) get white hatching, the others black.
+DARK = 0.45
+
+
+def _grey(mesh, values) -> np.ndarray:
+    """The grey (0 black, 1 white) a black-and-white print gives ``mesh``'s colour of
+    each of ``values``."""
+    rgba = mesh.to_rgba(np.asarray(values, dtype=float))
+    return rgba[..., 0] * 0.299 + rgba[..., 1] * 0.587 + rgba[..., 2] * 0.114
+
+
+def _hatch(ax, ex, ey, z, c, mesh) -> bool:
+    """Hatch the cells of ``z`` below ``c`` (edges ``ex``, ``ey``): black lines on pale
+    cells, white lines on dark ones (their colour from ``mesh``). Returns whether any
+    cell was hatched."""
+    from matplotlib.collections import PolyCollection
+
+    grey = _grey(mesh, z)
+    below = np.isfinite(z) & (z < c)
+    any_ = False
+    for dark, colour in ((False, "k"), (True, "w")):
+        cells = np.argwhere(below & ((grey < DARK) == dark))
+        if cells.size == 0:
+            continue
+        verts = [[(ex[j], ey[i]), (ex[j + 1], ey[i]), (ex[j + 1], ey[i + 1]), (ex[j], ey[i + 1])]
+                 for i, j in cells]
+        coll = PolyCollection(verts, facecolors="none", edgecolors="none", linewidths=0,
+                              hatch=HATCH, label=f"_hatched below {c:g} %")
+        coll.set_hatchcolor(colour)
+        coll.set_hatch_linewidth(0.5)
+        ax.add_collection(coll, autolim=False)
+        any_ = True
+    return any_
+
+
+def _bar_hatch(cax, mesh, vmin: float, c: float) -> None:
+    """Hatch the colour bar ``cax`` from ``vmin`` up to ``c`` as the cells are: white
+    lines where its colour is dark, black where it is pale."""
+    from matplotlib.patches import Rectangle
+
+    ys = np.linspace(vmin, c, 401)
+    dark = ys[_grey(mesh, ys) < DARK]
+    split = float(dark.max()) if dark.size else vmin
+    for lo, hi, colour in ((vmin, split, "w"), (split, c, "k")):
+        if hi > lo:
+            r = Rectangle((0, lo), 1, hi - lo, facecolor="none", edgecolor="none", linewidth=0,
+                          hatch=HATCH, hatchcolor=colour)
+            r.set_hatch_linewidth(0.5)
+            cax.add_patch(r)
+
+
 @styled
 def heatmaps(table, panels: Sequence[dict], *, x: str, y: str, xlabel: str, ylabel: str,
              level: float = 0.95, log: tuple[bool, bool] = (True, True),
              contours: Sequence[float] = (97, 98, 99), diagonal: bool = False,
-             min_span: float = 2.0):
+             min_span: float = 2.0, symmetric: bool = False, hatch_below: bool = False,
+             title_range: tuple[str, float, str] | None = None):
     """Coverage over a two-way grid, one heat map per panel, one colour scale.
 
     ``panels``: dicts with ``benchmark``, ``experiment``, ``method``, ``scheme``,
@@ -159,9 +222,18 @@ def heatmaps(table, panels: Sequence[dict], *, x: str, y: str, xlabel: str, ylab
     contour lines at ``contours`` (%) keep the plot readable in grey scale, their
     labels upright on a pale patch; ``diagonal`` draws the line
     ``x == y`` dashed. A legend below the panels says what the lines are.
+
+    ``symmetric``: a scale of coverage error, as many points below ``level`` as above
+    it (a cell 5 points under is as dark red as one 5 points over is dark blue; the
+    colour bar stops at 100 %, as coverage does). ``hatch_below``: the cells below
+    ``level`` hatched (black lines on pale cells, white on dark ones), which tells red
+    from blue in grey scale. ``title_range``: ``(column, minimum, words)``, each title's
+    range of coverage over the cells whose ``column`` (``x`` or ``y``) is at least
+    ``minimum``, said in ``words`` (the whole grid when no cell is).
     """
     from matplotlib.colors import TwoSlopeNorm
     from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
     from matplotlib.ticker import FixedLocator, FormatStrFormatter
 
     grids = []
@@ -180,24 +252,46 @@ def heatmaps(table, panels: Sequence[dict], *, x: str, y: str, xlabel: str, ylab
     c = 100 * level
     vmin = min(float(vals.min()) if vals.size else c, c - min_span)
     vmax = max(float(vals.max()) if vals.size else c, c + min_span)
-    norm = TwoSlopeNorm(vcenter=c, vmin=vmin, vmax=vmax)
+    if symmetric:
+        half = max(c - vmin, vmax - c)
+        norm = TwoSlopeNorm(vcenter=c, vmin=c - half, vmax=c + half)
+        vmin, vmax = c - half, min(c + half, max(vmax, 100.0))  # no coverage over 100 %
+    else:
+        norm = TwoSlopeNorm(vcenter=c, vmin=vmin, vmax=vmax)
 
-    def has_lines(g):  # a contour or the diagonal will be drawn: the legend has room
+    def lines(g):  # what the legend will show for g: contours, the diagonal, hatching
         z = g.to_numpy()
         if g.size == 0 or not np.isfinite(z).any():
-            return False
+            return np.zeros(3, dtype=bool)
         xs, ys = g.columns.to_numpy(), g.index.to_numpy()
         contour = min(z.shape) >= 2 and any(np.nanmin(z) < v < np.nanmax(z) for v in contours)
-        return contour or (diagonal and max(xs.min(), ys.min()) < min(xs.max(), ys.max()))
+        diag = diagonal and max(xs.min(), ys.min()) < min(xs.max(), ys.max())
+        return np.array([contour, diag, hatch_below and bool(np.nanmin(z) < c)])
 
-    legend_height = legend_inches(2, ncol=2) if any(has_lines(g) for g in grids) else 0.0
-    fig, axes = grid(len(panels), 4.4, 3.8, extra_width=0.8, extra_height=legend_height)
+    def ranged(g):  # the cells a title's range is over, and what they are
+        if title_range is None or g.size == 0:
+            return g, ""
+        col, lo, words = title_range
+        part = g.loc[:, g.columns >= lo] if col == x else g.loc[g.index >= lo] if col == y else g
+        if part.size == 0 or not np.isfinite(part.to_numpy()).any():
+            return g, "all cells: "
+        return part, f"{words}: "
+
+    entries = int(np.any([lines(g) for g in grids], axis=0).sum()) if grids else 0
+    legend_height = legend_inches(entries, ncol=2)
+    fig, axes = grid(len(panels), 4.4, 3.8 + 0.1 * (title_range is not None),  # 2-line titles
+                     extra_width=0.8, extra_height=legend_height)
     width, height = fig.get_size_inches()
     mesh = None
-    drawn = {"contour": False, "diagonal": False}
+    drawn = {"contour": False, "diagonal": False, "hatch": False}
     for ax, p, g in zip(axes, panels, grids):
-        rng = f" ({np.nanmin(g.to_numpy()):.1f} % to {np.nanmax(g.to_numpy()):.1f} %)" if g.size else ""
-        ax.set_title(p["title"] + rng)
+        part, words = ranged(g)
+        rng = (f"{np.nanmin(part.to_numpy()):.1f} % to {np.nanmax(part.to_numpy()):.1f} %"
+               if g.size else "")
+        if title_range is None:  # the range on the title's line, else on one of its own
+            ax.set_title(p["title"] + (f" ({rng})" if rng else ""))
+        else:
+            ax.set_title(p["title"] + (f"\n{words}{rng}" if rng else ""))
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
         if g.size == 0:
@@ -205,8 +299,10 @@ def heatmaps(table, panels: Sequence[dict], *, x: str, y: str, xlabel: str, ylab
             continue
         xs, ys = g.columns.to_numpy(), g.index.to_numpy()
         z = g.to_numpy()
-        mesh = ax.pcolormesh(_edges(xs, log[0]), _edges(ys, log[1]), z, cmap="RdBu", norm=norm,
-                             shading="flat")
+        ex, ey = _edges(xs, log[0]), _edges(ys, log[1])
+        mesh = ax.pcolormesh(ex, ey, z, cmap="RdBu", norm=norm, shading="flat")
+        if hatch_below:
+            drawn["hatch"] |= _hatch(ax, ex, ey, z, c, mesh)
         # scales and ticks first: the contour labels take their angle from the axes
         if log[0]:
             ax.set_xscale("log")
@@ -237,6 +333,9 @@ def heatmaps(table, panels: Sequence[dict], *, x: str, y: str, xlabel: str, ylab
     if drawn["diagonal"]:
         handles.append(Line2D([], [], color="k", linestyle="--", linewidth=1.0,
                               label=f"{xlabel} = {ylabel}"))
+    if drawn["hatch"]:
+        handles.append(Patch(facecolor="white", edgecolor="k", linewidth=0.5, hatch=HATCH,
+                             label=f"hatched: coverage below {c:g} %"))
     # the colour bar in the 0.8 inches on the right, the legend below
     fig.tight_layout(rect=(0, legend_height / height, 1 - 0.85 / width, 1))
     if handles:
@@ -250,6 +349,8 @@ def heatmaps(table, panels: Sequence[dict], *, x: str, y: str, xlabel: str, ylab
         cax.yaxis.set_major_formatter(FormatStrFormatter("%g"))
         cax.minorticks_off()
         cb.set_label("coverage [%]")
+        if hatch_below:  # the bar hatched as the cells are
+            _bar_hatch(cax, mesh, vmin, c)
     return fig
 
 
@@ -260,7 +361,8 @@ def validation(vtable):
 
     Left: paired (same experiments), middle: independent experiments; both with
     bars of two standard errors of the difference and the line where the two agree.
-    Right: every difference in standard errors, the band of +-2 shaded.
+    Right: every difference in standard errors, the band of +-2 shaded. The legends
+    are outside the panels (below them, and to the right of the last), off the points.
     """
     labels = {"asymptotic": "asymptotic", "normal": "normal quantile"}
     kinds = list(dict.fromkeys(
@@ -297,7 +399,8 @@ def validation(vtable):
     ax.set_xlabel("comparison (case × method), numbered")
     ax.set_ylabel("difference [standard errors]")
     ax.set_title("approximate minus exact, in standard errors")
-    ax.legend(fontsize=7)
+    # beside the panel, never on its points (inside, "best" may still cover some)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
     uniq = {}
     for a in axes[:2]:
         for h, name in zip(*a.get_legend_handles_labels()):
@@ -306,6 +409,12 @@ def validation(vtable):
     fig.legend(list(uniq.values()), list(uniq), loc="lower center", ncol=min(6, len(uniq)),
                fontsize=7, frameon=False)
     return fig
+
+
+#: fCOVGrid's titles: the range of coverage over the paper's grid, from 3 binaries on
+#: (its figure starts there; our grid also has 2, where the t quantile has one degree
+#: of freedom and the coverage is at its highest).
+PAPER_GRID = ("binaries", 3, "over 3+ binaries (the paper's grid)")
 
 
 def _panel(exp, method, scheme, title, bench=None):
@@ -353,7 +462,7 @@ def coverage_figures(table, vtable, level: float) -> dict:
         x="binaries", xlabel=binaries, level=level, ncols=1)
     out[registry.COV_SCHEMES] = curves(
         table, [panel("fCOV", "bootstrap", s, f"{s} bootstrap") for s in ("RRR", "RRN", "RNN", "FLAT")],
-        x="binaries", xlabel=binaries, level=level)
+        x="binaries", xlabel=binaries, level=level, sharey=True)
     out[registry.COV_R] = curves(
         table, [panel("fCOVR", "bootstrap", "RRR", "RR bootstrap, one binary"),
                 panel("fCOVR", "asymptotic", "-", "asymptotic, one binary")],
@@ -361,8 +470,10 @@ def coverage_figures(table, vtable, level: float) -> dict:
     two_way = dict(x="binaries", y="executions", xlabel=binaries, ylabel="executions per binary",
                  level=level, diagonal=True)
     chosen = shown(names, "FFT NA OPT", "Rijndael OPT")
+    # the title's range over the paper's grid, which starts at 3 binaries (PAPER_GRID)
     out[registry.COV_GRID] = heatmaps(
-        table, _bench_panels(chosen, "fCOVGrid", "asymptotic", "-", "asymptotic"), **two_way)
+        table, _bench_panels(chosen, "fCOVGrid", "asymptotic", "-", "asymptotic"),
+        title_range=PAPER_GRID, **two_way)
     booted = list(dict.fromkeys(table[(table["experiment"] == "fCOVGrid")
                                       & (table["method"] == "bootstrap")]["benchmark"]))
     chosen = shown(booted, "FFT NA OPT", "Rijndael OPT") or chosen[:1]
@@ -373,6 +484,7 @@ def coverage_figures(table, vtable, level: float) -> dict:
     out[registry.COV_RS_GRID] = heatmaps(
         table, _bench_panels(chosen, "fCOVRSGrid", "asymptotic", "-", "asymptotic, one binary"),
         x="executions", y="measurements", xlabel="executions per system (one binary)",
-        ylabel="measurements per execution", level=level, contours=(50, 70, 90, 95))
+        ylabel="measurements per execution", level=level, contours=(90, 95, 99),
+        symmetric=True, hatch_below=True)
     out[registry.COV_VALIDATION] = validation(vtable)
     return out

@@ -104,7 +104,8 @@ REGISTRY: tuple[Figure, ...] = (
     Figure(COV_GRID, "coverage", "Coverage over binaries and executions (asymptotic)",
            "Coverage of the asymptotic method over the grid of binaries per system and "
            "executions per binary, one heat map per benchmark (the dashed line: as many "
-           f"binaries as executions). {_HEAT}"),
+           "binaries as executions); each title's range is over the cells of 3 or more "
+           f"binaries, the grid the paper's own figure shows. {_HEAT}"),
     Figure(COV_GRID_BOOT, "coverage", "Coverage over binaries and executions (RRR bootstrap)",
            "The grid of fCOVGrid for the RRR bootstrap, which the paper skipped as too costly. "
            f"{_HEAT} The study's own figure."),
@@ -116,7 +117,10 @@ REGISTRY: tuple[Figure, ...] = (
     Figure(COV_RS_GRID, "coverage", "Coverage over executions and measurements (one binary)",
            "Coverage of the asymptotic method with one binary per system over the grid of "
            f"executions per system and measurements per execution, one heat map per benchmark. "
-           f"{_HEAT}"),
+           "White is 95 %, blue above and red below, on a scale symmetric around it (as dark "
+           "5 points below as 5 above); "
+           "labelled contours mark 90, 95 and 99 %, and cells below 95 % are hatched, so that the "
+           "figure reads in greyscale."),
     Figure(COV_NORMAL, "coverage", "Coverage of the normal-quantile interval",
            "Coverage of Fieller's interval with the normal quantile instead of Student's t, "
            "against the number of binaries per system, one curve per benchmark; the study's "
