@@ -30,7 +30,7 @@ def _pct(x: float, digits: int = 0) -> str:
 
 
 def test_the_one_fork_figure_f1_is_the_committed_run():
-    f1 = json.loads((RESULTS / "2026-11-28-stats-round3-df-rule.json").read_text())["F1"]
+    f1 = json.loads((RESULTS / "2026-11-29-stats-round3-df-rule-2.json").read_text())["F1"]
     for where in (_flat(DOCS), _flat(DECISION)):
         assert f"{_pct(f1['coverage'])}" in where and f"{_pct(f1['claimed'])}" in where
         assert "figure F1" in where

@@ -66,6 +66,7 @@ from ._intervals import (
     ratio_dfs,
     welch_df,
 )
+from ._mixed import mixed_ratio_ci
 from ._paired import paired_ratio_ci
 from ._streams import benchmark_key, benchmark_seed
 
@@ -138,6 +139,7 @@ __all__ = [
     "ratio_dfs",
     "DfRule",
     "paired_ratio_ci",
+    "mixed_ratio_ci",
     # bootstrap
     "BootstrapResult",
     "SuiteInterval",

@@ -73,7 +73,16 @@ from ._bootstrap_args import (
 )
 from ._estimators import scaled
 from ._intervals import _check_alpha, check_ratio_range
-from ._percentile import BootstrapResult, _ratios, _result, _unscale, percentile_interval
+from ._percentile import (
+    BootstrapResult,
+    _ratios,
+    _result,
+    _unscale,
+    interval_kind,
+    jackknife_acceleration,
+    percentile_interval,
+    unit_means,
+)
 from ._resampling import Progress, _pair_tasks, _run_systems, means_from_indices, tuple_sums
 from ._resampling import group_size as group_size  # (tests/reference.py)
 from ._streams import IndexStream as IndexStream  # (tests/lib/test_bootstrap.py)
@@ -210,8 +219,9 @@ def bootstrap_ratio_ci(
     progress: Progress | None = None,
     workers: int | None = None,
     expand: bool = False,
+    interval: str | None = None,
 ) -> BootstrapResult:
-    """Percentile bootstrap confidence interval for the ratio of means new/old.
+    r"""Percentile or BCa bootstrap confidence interval for the ratio of means new/old.
 
     Each replicate resamples both systems independently (with the same scheme) and
     takes the ratio of their means, as in the paper's bootstrap for the ratio of
@@ -233,7 +243,22 @@ def bootstrap_ratio_ci(
     expand : bool, default False
         Hesterberg's expanded percentile interval for the smaller system's top-level
         units (:func:`esize._percentile.expanded_alpha`) instead of the plain one,
-        which is too narrow with few units (``esize compare`` uses it).
+        which is too narrow with few units (``esize compare`` uses it); the same as
+        ``interval="expanded"``.
+    interval : {"percentile", "expanded", "bca"}, optional
+        The kind of interval from the replicates (default: ``"expanded"`` with
+        ``expand``, else ``"percentile"``). ``"bca"`` is Efron's bias-corrected and
+        accelerated interval: the replicates' quantiles at the tail levels of
+        :func:`esize._percentile.bca_levels`, with :math:`\hat z_0` from the share of
+        replicates below the estimate and the acceleration
+        :math:`\hat a` from the jackknife of the top-level units of both systems
+        (:func:`esize._percentile.jackknife_acceleration`: one unit left out of one
+        system at a time, each system's influence values scaled by its unit count;
+        ``FLAT`` leaves out single measurements). It needs a scheme that resamples the
+        top level. The result's ``extra`` records ``z0``, ``acceleration`` and the
+        levels ``bca_levels``; when the interval is not defined (every replicate on one
+        side of the estimate) its limits are infinite and ``bounded`` is False, and
+        when every replicate is equal it is that value (``bca_note`` says which).
 
     Returns
     -------
@@ -260,6 +285,16 @@ def bootstrap_ratio_ci(
     >>> ci = ez.bootstrap_ratio_ci(old, new, scheme="RR", n_resamples=2000, rng=1)
     >>> round(ci.estimate, 4), round(ci.lower, 4), round(ci.upper, 4), ci.contains(1.0)
     (0.92, 0.8, 1.0629, True)
+
+    The BCa interval from the same replicates (the same seed), with its bias
+    correction and acceleration:
+
+    >>> bca = ez.bootstrap_ratio_ci(old, new, scheme="RR", n_resamples=2000, rng=1,
+    ...                             interval="bca")
+    >>> bool((bca.bootstrap_distribution == ci.bootstrap_distribution).all())
+    True
+    >>> round(bca.lower, 4), round(bca.upper, 4), sorted(bca.extra)
+    (0.7987, 1.0612, ['acceleration', 'bca_levels', 'interval', 'resamples', 'z0'])
     """
     (zo, eo), (zn, en) = scaled(_as_array(old)), scaled(_as_array(new))  # each its own scale
     alpha = _check_alpha(alpha)
@@ -267,7 +302,10 @@ def bootstrap_ratio_ci(
     n = _n_resamples(n_resamples, alpha, arrays=4)  # both systems, ratios, sorted copy
     estimate = check_ratio_range(zo.mean(), zn.mean(), en - eo)
     m_old, m_new = _run_systems(_pair_tasks(zo, zn, schemes, rng), n, batch, progress, workers)
-    units = min(zo.shape[0], zn.shape[0]) if expand else None
+    kind = interval_kind(interval, expand)
+    units = min(zo.shape[0], zn.shape[0]) if kind == "expanded" else None
+    accel = (jackknife_acceleration(unit_means(zo, schemes[0]), unit_means(zn, schemes[1]))
+             if kind == "bca" else None)
     return _result(estimate, _ratios(m_old, m_new, en - eo), alpha, scheme_label(schemes), n,
-                   units)
+                   units, accel)
 

@@ -122,7 +122,7 @@ class CompareRow:
         Faster, slower, same or inconclusive (a string enumeration: it equals its
         word).
     verdict_method : str or None
-        ``"fieller"``, ``"bootstrap"`` or ``"paired"``: the interval the verdict comes
+        ``"fieller"``, ``"bootstrap"``, ``"paired"`` or ``"mixed"``: the interval the verdict comes
         from (the paired one when the systems were measured in shared rounds and the
         comparison was asked to pair them, else Fieller's whenever it was computed,
         bounded or not), None when there is none.
@@ -141,6 +141,9 @@ class CompareRow:
     paired : Interval or None
         The paired interval of systems measured in shared rounds
         (:func:`esize.paired_ratio_ci`), None unless the comparison paired them.
+    mixed : Interval or None
+        The REML mixed model's interval of the ratio of geometric means
+        (:func:`esize.mixed_ratio_ci`), None unless ``method="mixed"``.
 
     Examples
     --------
@@ -152,7 +155,7 @@ class CompareRow:
     >>> print(row.verdict, row.verdict_method, row.chosen is row.fieller, row.bootstrap)
     faster fieller True None
     >>> row.description
-    'new is 23.08 % faster (95 % CI 10.51 % .. 33.29 %)'
+    'new is 23.08 % faster (95 % CI 11.01 % .. 32.97 %)'
     """
 
     pair: Pair
@@ -170,6 +173,7 @@ class CompareRow:
     reason: str | None = None
     p_value: float | None = None
     paired: Interval | None = None
+    mixed: Interval | None = None
 
     @property
     def chosen(self) -> Interval | None:
@@ -177,7 +181,7 @@ class CompareRow:
         if self.verdict_method is None:
             return None
         return {"fieller": self.fieller, "bootstrap": self.bootstrap,
-                "paired": self.paired}.get(self.verdict_method)
+                "paired": self.paired, "mixed": self.mixed}.get(self.verdict_method)
 
     def to_json(self) -> dict:
         """JSON-ready dictionary; infinite limits become null."""
@@ -211,6 +215,13 @@ class CompareRow:
                              "bounded": q.bounded, "estimate": q.estimate,
                              "rounds": q.extra["rounds"], "interval":
                              q.method.removeprefix("paired-")}
+        if self.mixed is not None:
+            x = self.mixed
+            out["mixed"] = {"lower": num(x.lower), "upper": num(x.upper),
+                            "bounded": x.bounded, "estimate": x.estimate,
+                            "quantile": "normal" if self.normal else "t",
+                            **{k: x.extra[k] for k in ("estimand", "df", "df_welch",
+                                                        "df_side", "p_value", "old", "new")}}
         if self.bootstrap is not None:
             b = self.bootstrap
             out["bootstrap"] = {
@@ -395,13 +406,13 @@ class CompareResult:
     >>> result = compare_pairs([make_pair(None, old, new)], method="fieller")
     >>> print(result.render_text())
     ratio new/old   0.769231   (old mean 10.8333, new mean 8.33333)
-    Fieller 95 %    [0.667061, 0.894861]
+    Fieller 95 %    [0.670345, 0.889932]
     verdict         faster at threshold 2 % (from fieller): new is 23.08 % faster (95 % CI ...)
     <BLANKLINE>
     note        drift: neither system's data label a session or round, so whatever ...
     >>> doc = result.to_json()
     >>> print(doc["verdict"], round(doc["fieller"]["lower"], 4), len(doc["benchmarks"]))
-    faster 0.6671 1
+    faster 0.6703 1
     """
 
     old: str
@@ -418,7 +429,8 @@ class CompareResult:
     notes: tuple = ()
     fdr: dict | None = None
 
-    _SINGLE = ("ratio", "old", "new", "alpha", "threshold", "fieller", "paired", "bootstrap",
+    _SINGLE = ("ratio", "old", "new", "alpha", "threshold", "fieller", "paired", "mixed",
+               "bootstrap",
                "verdict", "verdict_method", "verdict_reason", "description", "caveats",
                "design_old",
                "design_new", "warmup")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._decision import MIN_BOOTSTRAP_UNITS, number_text
+from ._decision import MIN_BOOTSTRAP_UNITS, SUITE_BOOTSTRAP_UNITS, number_text
 from ._design import Design
 from ._names import abbreviate, wrap_rows
 from ._outliers import far_out, outlier_caveat
@@ -80,6 +80,8 @@ def row_lines(row) -> list[str]:
             f"{q.method.removeprefix('paired-')} interval of the rounds' ratios)"
             if q.bounded else f"paired {conf:<9}unbounded: too few rounds "
             f"({q.extra['rounds']})")
+    if row.mixed is not None:
+        lines.append(_mixed_line(row.mixed, conf))
     if row.bootstrap is not None:
         b = row.bootstrap
         lines.append(
@@ -97,6 +99,17 @@ def row_lines(row) -> list[str]:
             lines.append(f"warm-up {side:<8}{warmup_text(w[side])}")
     lines += [f"caveat          {c}" for c in row.caveats]
     return lines
+
+
+def _mixed_line(x, conf: str) -> str:
+    """The line of the REML mixed model's interval (:func:`esize.mixed_ratio_ci`)."""
+    df = x.extra.get("df")
+    zero = [f"{side} {', '.join(x.extra[side]['zero'])}" for side in ("old", "new")
+            if x.extra[side]["zero"]]
+    return (f"mixed {conf:<10}[{x.lower:.6g}, {x.upper:.6g}]  (REML mixed model of log times: "
+            f"ratio of geometric means {x.estimate:.6g}"
+            + (f", {df:.1f} df" if df is not None else "")
+            + (f"; variance 0 at {'; '.join(zero)}" if zero else "") + ")")
 
 
 def result_text(result) -> str:
@@ -141,7 +154,8 @@ def _suite_table(result) -> list[str]:
     for r, unit, short in zip(rows, units, names):
         iv = r.chosen
         lo, hi = (None, None) if iv is None else (iv.lower, iv.upper)
-        cells.append((short, unit, *_ratio_cells(r.pair.ratio, lo, hi), r.verdict,
+        point = iv.estimate if r.verdict_method == "mixed" else r.pair.ratio
+        cells.append((short, unit, *_ratio_cells(point, lo, hi), r.verdict,
                       r.description))
     si = s.interval
     v = si.verdict_interval
@@ -163,8 +177,10 @@ def _suite_table(result) -> list[str]:
     lines = [
         f"old         {result.old}   ({result.old_format})",
         f"new         {result.new}   ({result.new_format})",
-        f"intervals   {conf} Fieller (bootstrap where Fieller is not run); "
-        f"threshold {100 * result.threshold:g} %",
+        (f"intervals   {conf} REML mixed model of log times (ratios of geometric means); "
+         if any(r.verdict_method == "mixed" for r in rows) else
+         f"intervals   {conf} Fieller (bootstrap where Fieller is not run); ")
+        + f"threshold {100 * result.threshold:g} %",
         *([f"names       all start with {common!r}, left out below"] if common else []),
         "",
         *format_table(columns, wrap_rows(cells, width - 2)),
@@ -285,8 +301,8 @@ def benchmark_caveats(pair: Pair, fieller: Interval | None, boot: Interval | Non
         text = (f"the bootstrap interval rests on {units} top-level units "
                 f"({few.levels[0]}); with fewer than {MIN_BOOTSTRAP_UNITS} a bootstrap is "
                 f"not known to cover the ratio {conf} of the time (the plain percentile "
-                "interval covers 80-93 %; the expanded one shown is wider, its coverage "
-                "there unmeasured)")
+                "interval covers 80-88 % at 2-3 units; the expanded one shown is wider, its "
+                f"coverage measured from {MIN_BOOTSTRAP_UNITS} units on)")
         if fieller is None and "bootstrap" not in assumed:
             text += "; no verdict is drawn from it (--assume-bootstrap-covers draws one)"
         out.append(text)
@@ -323,7 +339,7 @@ def suite_caveats(pairs: list[Pair], suite: SuiteInterval) -> tuple[str, ...]:
     out = []
     units = min(p.top_units for p in pairs)
     conf = f"{100 * (1 - suite.alpha):g} %"
-    if units < MIN_BOOTSTRAP_UNITS and suite.has_bootstrap:
+    if units < SUITE_BOOTSTRAP_UNITS and suite.has_bootstrap:  # plain percentile there
         out.append(
             f"the bootstrap interval of the geometric mean rests on as few as {units} "
             f"top-level units per system, where it covers less often than {conf}; lower "

@@ -18,7 +18,8 @@ from ._errors import EsizeError
 from ._estimators import RELATIVE_TOLERANCE
 
 __all__ = ["Verdict", "verdict", "verdict_obstacle", "describe", "wording_note",
-           "number_text", "MIN_BOOTSTRAP_UNITS", "benjamini_hochberg"]
+           "number_text", "MIN_BOOTSTRAP_UNITS", "MIN_BOOTSTRAP_UNITS_BY_INTERVAL",
+           "DEFAULT_BOOTSTRAP_INTERVAL", "benjamini_hochberg"]
 
 
 class Verdict(enum.StrEnum):
@@ -57,11 +58,32 @@ class Verdict(enum.StrEnum):
 #: every verdict word, in the order of :class:`Verdict`
 VERDICTS = tuple(v.value for v in Verdict)
 
-#: Fewer top-level units than this (in the system with fewer), and a percentile
-#: bootstrap interval draws no verdict: it is too narrow there. Simulated coverage of
-#: the 95 % interval when the top level carries the variance: 80-83 % at 2 units,
-#: 87-88 % at 3, 91-93 % at 5.
-MIN_BOOTSTRAP_UNITS = 10
+#: The fewest top-level units (in the system with fewer) from which each kind of
+#: bootstrap interval of a ratio draws a verdict, as measured by rule R7a
+#: (``benchmarks/prereg/2026-11-29-r7-bootstrap-floor.md``, judged run in
+#: ``benchmarks/results/2026-11-29-r7-bootstrap-floor.json``; checked against it by
+#: ``tests/test_bootstrap_floor.py``): from there on, the 95 % interval's coverage was
+#: not below 94.5 % beyond 2 Monte Carlo SE in any scenario (2 x units x 10 log-normal
+#: designs; top sd 1 % or 30 %, spread 10x on one side). The expanded percentile
+#: interval qualified from 4 units, the smallest measured (95.5-99.7 % there); the BCa
+#: interval nowhere up to 20 units (85-92 % with a skewed top level), so it draws no
+#: verdict (None).
+MIN_BOOTSTRAP_UNITS_BY_INTERVAL: dict[str, int | None] = {"expanded": 4, "bca": None}
+
+#: The interval kind ``esize compare`` bootstraps with: the one with the lower measured
+#: floor (R7b; ``expanded`` on a tie).
+DEFAULT_BOOTSTRAP_INTERVAL = "expanded"
+
+#: Fewer top-level units than this (in the system with fewer), and the bootstrap
+#: interval of the default kind draws no verdict: its coverage is not measured there
+#: (the plain percentile interval's, when the top level carries the variance: 80-83 %
+#: at 2 units, 87-88 % at 3).
+MIN_BOOTSTRAP_UNITS: int = MIN_BOOTSTRAP_UNITS_BY_INTERVAL[DEFAULT_BOOTSTRAP_INTERVAL] or 0
+assert MIN_BOOTSTRAP_UNITS > 0, "the default bootstrap interval must have a floor"
+
+#: A suite's geometric mean keeps the plain percentile bootstrap interval, which R7 did
+#: not measure (91-93 % at 5 units): below this many units its caveat stays.
+SUITE_BOOTSTRAP_UNITS = 10
 
 
 def verdict_obstacle(
@@ -71,6 +93,7 @@ def verdict_obstacle(
     unobserved_top: str | None = None,
     assume_no_fork_variance: bool = False,
     assume_bootstrap_covers: bool = False,
+    bootstrap_interval: str | None = None,
 ) -> str | None:
     """Why an interval cannot support a verdict, or None when it can.
 
@@ -85,7 +108,8 @@ def verdict_obstacle(
       ``benchmarks/bench_stats_round3.py``); the same holds where a format pools
       its processes (asv) or holds one (Google Benchmark, criterion, ...);
     * a percentile bootstrap interval resting on fewer than
-      :data:`MIN_BOOTSTRAP_UNITS` top-level units (80-93 % coverage at 2 to 5).
+      :data:`MIN_BOOTSTRAP_UNITS` top-level units, where its coverage is not known
+      (the floor of each interval kind: :data:`MIN_BOOTSTRAP_UNITS_BY_INTERVAL`).
 
     Parameters
     ----------
@@ -102,6 +126,10 @@ def verdict_obstacle(
         and decide anyway.
     assume_bootstrap_covers : bool, default False
         Assume the bootstrap interval covers despite few units, and decide anyway.
+    bootstrap_interval : {"expanded", "bca"}, optional
+        The bootstrap interval's kind (default :data:`DEFAULT_BOOTSTRAP_INTERVAL`),
+        whose floor :data:`MIN_BOOTSTRAP_UNITS_BY_INTERVAL` applies; a kind without a
+        measured floor draws no verdict.
 
     Returns
     -------
@@ -110,10 +138,12 @@ def verdict_obstacle(
 
     Examples
     --------
-    >>> verdict_obstacle(method="bootstrap", top_units=12) is None
+    >>> verdict_obstacle(method="bootstrap", top_units=4) is None
     True
-    >>> verdict_obstacle(method="bootstrap", top_units=4)
-    'the bootstrap interval rests on 4 top-level units, fewer than 10, and is then too narrow'
+    >>> verdict_obstacle(method="bootstrap", top_units=3)
+    'the bootstrap interval rests on 3 top-level units, fewer than 4, and is then not known to cover'
+    >>> verdict_obstacle(method="bootstrap", top_units=30, bootstrap_interval="bca")
+    'the bca bootstrap interval has no measured floor of top-level units at which it ...'
     >>> verdict_obstacle(unobserved_top="fork")
     'the forks of a system are not observed apart (a single fork, or forks pooled), so ...'
     """
@@ -123,9 +153,15 @@ def verdict_obstacle(
                 f"or {many} pooled), so the interval leaves out the variation between "
                 f"{many} and may be far too narrow")
     if (str(method).startswith("bootstrap") and top_units is not None
-            and top_units < MIN_BOOTSTRAP_UNITS and not assume_bootstrap_covers):
-        return (f"the bootstrap interval rests on {top_units} top-level units, fewer than "
-                f"{MIN_BOOTSTRAP_UNITS}, and is then too narrow")
+            and not assume_bootstrap_covers):
+        kind = bootstrap_interval or DEFAULT_BOOTSTRAP_INTERVAL
+        floor = MIN_BOOTSTRAP_UNITS_BY_INTERVAL.get(kind)
+        if floor is None:
+            return (f"the {kind} bootstrap interval has no measured floor of top-level "
+                    "units at which it covers (none up to 20), so it draws no verdict")
+        if top_units < floor:
+            return (f"the bootstrap interval rests on {top_units} top-level units, fewer "
+                    f"than {floor}, and is then not known to cover")
     return None
 
 
@@ -221,6 +257,7 @@ def verdict(
     unobserved_top: str | None = None,
     assume_no_fork_variance: bool = False,
     assume_bootstrap_covers: bool = False,
+    bootstrap_interval: str | None = None,
 ) -> Verdict:
     r"""Classify a ratio CI against a relative threshold ``t``.
 
@@ -257,6 +294,8 @@ def verdict(
         What :func:`verdict_obstacle` needs to know; the defaults (a parametric
         interval, every level observed) never stand in the way, so a call with the
         limits alone classifies them as before.
+    bootstrap_interval : {"expanded", "bca"}, optional
+        The bootstrap interval's kind, whose unit floor applies (:func:`verdict_obstacle`).
 
     Returns
     -------
@@ -279,7 +318,8 @@ def verdict(
         return Verdict.INCONCLUSIVE
     if verdict_obstacle(method=method, top_units=top_units, unobserved_top=unobserved_top,
                         assume_no_fork_variance=assume_no_fork_variance,
-                        assume_bootstrap_covers=assume_bootstrap_covers) is not None:
+                        assume_bootstrap_covers=assume_bootstrap_covers,
+                        bootstrap_interval=bootstrap_interval) is not None:
         return Verdict.INCONCLUSIVE
     low_edge = (1.0 - t) * (1.0 - RELATIVE_TOLERANCE)  # below it: clearly under 1 - t
     high_edge = (1.0 + t) * (1.0 + RELATIVE_TOLERANCE)  # above it: clearly over 1 + t

@@ -26,7 +26,14 @@ from ._intervals import (
     check_ratio_range,
     geometric_mean_ratio_parametric,
 )
-from ._percentile import _ratios, _result, percentile_interval
+from ._percentile import (
+    _ratios,
+    _result,
+    interval_kind,
+    jackknife_acceleration,
+    percentile_interval,
+    unit_means,
+)
 from ._resampling import Progress, _pair_tasks, _run_systems
 from ._streams import _seed_sequence, benchmark_seed
 
@@ -250,6 +257,7 @@ def geometric_mean_ratio_ci(
     normal: bool = False,
     parametric: bool = True,
     expand: bool = False,
+    interval: str | None = None,
 ) -> SuiteInterval:
     r"""Geometric mean of several benchmarks' ratios new/old, with a bootstrap CI and
     a parametric companion.
@@ -315,6 +323,10 @@ def geometric_mean_ratio_ci(
         (:func:`esize._percentile.expanded_alpha` of the smaller system's top-level
         units) instead of the plain one, which is too narrow with few units; the
         geometric mean's interval stays the plain percentile interval.
+    interval : {"percentile", "expanded", "bca"}, optional
+        Every benchmark's interval kind, as in :func:`bootstrap_ratio_ci` (default:
+        ``"expanded"`` with ``expand``, else ``"percentile"``); the geometric mean's
+        interval stays the plain percentile interval.
 
     Returns
     -------
@@ -356,18 +368,19 @@ def geometric_mean_ratio_ci(
     schemes = _per_benchmark(scheme, k, "schemes")
     inv = [bool(x) for x in _per_benchmark(invert, k, "invert flags", default=False)]
     seeds = _suite_seeds(rng, k, names)
+    kind = interval_kind(interval, expand)
 
     arrays, tasks = [], []
     for (old, new), s, ss in zip(pairs, schemes, seeds):
         (zo, eo), (zn, en) = scaled(_as_array(old)), scaled(_as_array(new))  # own scales
         both = pair_schemes(s, zo.ndim, zn.ndim)
-        arrays.append((zo, zn, en - eo, scheme_label(both)))
+        arrays.append((zo, zn, en - eo, scheme_label(both), both))
         tasks += _pair_tasks(zo, zn, both, ss)
     means = _run_systems(tasks, n, batch, progress, workers)
 
     label = [str(x) for x in names] if names is not None else [str(j) for j in range(k)]
     logs, log_est, intervals = [], [], []
-    for j, (zo, zn, shift, sch) in enumerate(arrays):
+    for j, (zo, zn, shift, sch, both) in enumerate(arrays):
         m_old, m_new = means[2 * j], means[2 * j + 1]
         if min(zo.mean(), zn.mean(), m_old.min(), m_new.min()) <= 0:
             raise EsizeError(
@@ -375,8 +388,10 @@ def geometric_mean_ratio_ci(
                 "(positive measurements)"
             )
         estimate = check_ratio_range(zo.mean(), zn.mean(), shift, label[j])
-        units = min(zo.shape[0], zn.shape[0]) if expand else None
-        iv = _result(estimate, _ratios(m_old, m_new, shift), alpha, sch, n, units)
+        units = min(zo.shape[0], zn.shape[0]) if kind == "expanded" else None
+        accel = (jackknife_acceleration(unit_means(zo, both[0]), unit_means(zn, both[1]))
+                 if kind == "bca" else None)
+        iv = _result(estimate, _ratios(m_old, m_new, shift), alpha, sch, n, units, accel)
         intervals.append(iv)
         log_r = _log_ratios(cast(np.ndarray, iv.bootstrap_distribution), m_old, m_new, shift)
         log_e = math.log(iv.estimate)

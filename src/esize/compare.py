@@ -16,7 +16,11 @@ is computed and the suite's t interval covers on its own (measured at 94 % or mo
 for a 95 % interval with two forks per benchmark), while the 10,000 resamples of
 every benchmark would take most of the run. ``"both"`` always adds the bootstrap
 (then the geometric mean's bootstrap interval comes from the same replicates),
-``"fieller"`` never does, ``"bootstrap"`` computes no Fieller interval.
+``"fieller"`` never does, ``"bootstrap"`` computes no Fieller interval. ``"mixed"``
+computes neither: every benchmark's interval and verdict come from a REML mixed model of
+the log times (:func:`esize.mixed_ratio_ci`), whose estimand is the ratio of the
+geometric means, not of the means; a cross-check of Fieller's interval that also
+weighs the units by their information.
 
 Where the data cannot support a verdict the answer is ``inconclusive``, with a caveat
 saying why, rather than a narrow interval:
@@ -102,6 +106,7 @@ from ._design import Design
 from ._errors import EsizeError
 from ._estimators import RELATIVE_TOLERANCE, shared_statistics
 from ._intervals import Interval, _check_alpha, fieller_ci, fieller_p_value
+from ._mixed import mixed_ratio_ci
 from ._paired import paired_ratio_ci
 from ._warmup import DEFAULT_WARMUP
 from .readers import align_pair
@@ -146,7 +151,7 @@ __all__ = [
 ]
 
 #: What ``method`` may be: which intervals are computed (see the module's text).
-METHODS = ("auto", "fieller", "bootstrap", "both")
+METHODS = ("auto", "fieller", "bootstrap", "both", "mixed")
 
 
 def align_designs(bo, bn, **kw) -> tuple[Design, Design]:
@@ -352,7 +357,7 @@ def fieller_interval(pair: Pair, *, alpha: float, normal: bool) -> Interval:
     >>> pair = make_pair("sort", old, new)
     >>> iv = fieller_interval(pair, alpha=0.05, normal=False)
     >>> round(iv.lower, 4), round(iv.upper, 4), iv.method, iv.bounded
-    (0.6671, 0.8949, 'fieller-t', True)
+    (0.6703, 0.8899, 'fieller-t', True)
     >>> iv = fieller_interval(pair, alpha=0.05, normal=True)  # narrower
     >>> round(iv.lower, 4), round(iv.upper, 4), iv.method
     (0.7165, 0.8275, 'fieller-normal')
@@ -369,7 +374,8 @@ def benchmark_row(pair: Pair, fieller: Interval | None, boot: Interval | None, *
                   threshold: float, normal: bool, resamples: int, seed: int | None,
                   assume_no_fork_variance: bool = False,
                   assume_bootstrap_covers: bool = False,
-                  paired: Interval | None = None) -> CompareRow:
+                  paired: Interval | None = None, mixed: Interval | None = None
+                  ) -> CompareRow:
     """The verdict of one benchmark: from Fieller's interval whenever it was computed
     (``inconclusive`` when it is unbounded), from the bootstrap's only when Fieller
     was not run; ``inconclusive`` too, with the reason, when a system held a single
@@ -377,7 +383,8 @@ def benchmark_row(pair: Pair, fieller: Interval | None, boot: Interval | None, *
     :data:`MIN_BOOTSTRAP_UNITS` top-level units (:func:`esize._decision.verdict_obstacle`),
     unless the matching ``assume_*`` flag forces a verdict. A ``paired`` interval
     (systems measured in shared rounds, :func:`esize.paired_ratio_ci`) takes the
-    verdict from both.
+    verdict from both; a ``mixed`` interval (:func:`esize.mixed_ratio_ci`, the ratio of
+    geometric means, whose estimate the description then gives) takes it otherwise.
 
     Examples
     --------
@@ -401,6 +408,8 @@ def benchmark_row(pair: Pair, fieller: Interval | None, boot: Interval | None, *
     method, chosen = None, None
     if paired is not None:
         method, chosen = "paired", paired
+    elif mixed is not None:
+        method, chosen = "mixed", mixed
     elif fieller is not None:
         method, chosen = "fieller", fieller
     elif boot is not None:
@@ -416,7 +425,8 @@ def benchmark_row(pair: Pair, fieller: Interval | None, boot: Interval | None, *
                                    "unobserved_top": pair.single_level, **assume}
         word = verdict(chosen.lower, chosen.upper, threshold, bounded=chosen.bounded,
                        lower_is_better=lib, **support)
-        text = describe(pair.ratio, chosen.lower, chosen.upper, alpha,
+        point = chosen.estimate if method == "mixed" else pair.ratio
+        text = describe(point, chosen.lower, chosen.upper, alpha,
                         bounded=chosen.bounded, lower_is_better=lib)
         obstacle = verdict_obstacle(**support)
         if chosen.bounded:
@@ -424,6 +434,8 @@ def benchmark_row(pair: Pair, fieller: Interval | None, boot: Interval | None, *
             reason = obstacle or band
         if method == "fieller" and obstacle is None:
             p_value = fieller_p_value(pair.old, pair.new, normal=normal)
+        elif method == "mixed" and obstacle is None:
+            p_value = chosen.extra["p_value"]
     caveats = benchmark_caveats(pair, fieller if paired is None else None, boot, alpha=alpha,
                                 reason=reason, assumed=_assumed(assume), verdict_method=method)
     if paired is not None and not paired.bounded:
@@ -432,7 +444,7 @@ def benchmark_row(pair: Pair, fieller: Interval | None, boot: Interval | None, *
     if band is not None:
         caveats += (f"no verdict: {band}",)
     return CompareRow(pair, alpha, threshold, fieller, normal, boot, resamples, seed,
-                      word, method, text, caveats, reason, p_value, paired)
+                      word, method, text, caveats, reason, p_value, paired, mixed)
 
 
 def band_reason(interval: Interval, threshold: float, *, lower_is_better: bool = True
@@ -808,9 +820,11 @@ def compare_pairs(pairs: Sequence[Pair], *, method: str = "auto", alpha: float =
     ----------
     pairs : sequence of Pair
         The benchmarks, in the order their rows are wanted.
-    method : {"auto", "fieller", "bootstrap", "both"}
+    method : {"auto", "fieller", "bootstrap", "both", "mixed"}
         Which intervals are computed (the module's text): ``"auto"`` bootstraps a
-        single benchmark only.
+        single benchmark only; ``"mixed"`` computes the REML mixed model's interval of
+        the ratio of geometric means alone (:func:`esize.mixed_ratio_ci`), and the
+        verdicts come from it.
     alpha, threshold : float
         One minus the confidence level; the smallest relative change that matters.
     normal : bool
@@ -918,6 +932,8 @@ def compare_pairs(pairs: Sequence[Pair], *, method: str = "auto", alpha: float =
                 paired=paired_ratio_ci(p.old, p.new, alpha=alpha, normal=normal,
                                        kind="t" if paired is True else str(paired))
                 if paired else None,
+                mixed=mixed_ratio_ci(p.old, p.new, alpha=alpha, normal=normal)
+                if method == "mixed" else None,
             )
             for j, p in enumerate(several)
         }

@@ -44,10 +44,10 @@ def test_compare_wqe_fieller_bootstrap_verdict(wqe, capsys):
     assert out["threshold"] == 0.02
     f = out["fieller"]
     assert f["bounded"] is True
-    # 3 binaries a side: df 2.34, between the paper's n - 1 = 2 (0.1098 ..) and Welch's
+    # 3 binaries a side: df 2.32, between the paper's n - 1 = 2 (0.1098 ..) and Welch's
     # 3.58 (0.2625 .. 1.1922), by the rule of issue 40 (esize.ratio_df_rule)
-    assert round(f["lower"], 4) == 0.1496
-    assert round(f["upper"], 4) == 1.5532
+    assert round(f["lower"], 4) == 0.1665
+    assert round(f["upper"], 4) == 1.4888
     b = out["bootstrap"]
     assert b["seed"] == 12345
     assert b["resamples"] == 500
@@ -92,7 +92,7 @@ def test_where_on_compare(tmp_path, capsys):
     po, pn = write_csv(tmp_path / "o.csv", o), write_csv(tmp_path / "n.csv", n)
     out = cli_json(["compare", po, pn, "--where", "benchmark=x", "--method", "fieller"], capsys)
     assert out["ratio"] == pytest.approx(6.5 / 10.5)
-    assert round(out["fieller"]["lower"], 4) == 0.1496
+    assert round(out["fieller"]["lower"], 4) == 0.1665
 
 
 def test_parquet_compare_equals_csv(tmp_path, capsys):
@@ -441,8 +441,9 @@ def test_unbounded_fieller_makes_the_verdict_inconclusive(tmp_path, capsys):
     assert code == 0
     assert "verdict         inconclusive" in text
     assert any(line.startswith("caveat") and "unbounded" in line for line in text.splitlines())
-    # without Fieller the bootstrap decides only with 10 or more top-level units: on 3 it
-    # is too narrow, so no verdict (issue 26) unless its coverage is assumed
+    # without Fieller the bootstrap decides only with esize.MIN_BOOTSTRAP_UNITS (4, R7) or
+    # more top-level units: on 3 its coverage is not known, so no verdict (issue 26)
+    # unless its coverage is assumed
     boot = cli_json([*argv, "--method", "bootstrap"], capsys)
     assert boot["verdict"] == "inconclusive" and boot["verdict_method"] == "bootstrap"
     assert "3 top-level units" in boot["verdict_reason"]
@@ -458,7 +459,8 @@ def test_few_top_level_units_carry_a_caveat(wqe, tmp_path, capsys):
     out = cli_json(["compare", *wqe, "--seed", "1", "--resamples", "300", "--method",
                     "bootstrap"], capsys)
     (caveat,) = out["benchmarks"][0]["caveats"]
-    assert "3 top-level units" in caveat and "binary" in caveat and "10" in caveat
+    assert "3 top-level units" in caveat and "binary" in caveat
+    assert f"fewer than {ez.MIN_BOOTSTRAP_UNITS}" in caveat
     out = cli_json(["compare", *wqe, "--seed", "1", "--resamples", "300"], capsys)
     assert out["benchmarks"][0]["caveats"] == []
     # no bootstrap, no bootstrap caveat
@@ -517,7 +519,7 @@ def test_constant_systems_give_the_same_answer_every_time(tmp_path, capsys, shap
     po = write_csv(tmp_path / "c10.csv", np.full(shape, 10.0))
     pn = write_csv(tmp_path / "c98.csv", np.full(shape, 9.8))
     argv = ["compare", po, pn, "--method", method, "--resamples", "200"]
-    if method == "bootstrap" and shape[0] < 10:  # too few units for a bootstrap verdict
+    if method == "bootstrap" and shape[0] < ez.MIN_BOOTSTRAP_UNITS:  # too few for a verdict
         assert cli_json([*argv, "--seed", "1"], capsys)["verdict"] == "inconclusive"
         argv.append("--assume-bootstrap-covers")
     for seed in ("1", "2"):

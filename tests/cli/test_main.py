@@ -192,8 +192,8 @@ def test_subprocess_success_json(tmp_path):
     )
     assert code == 0, stderr
     out = json.loads(stdout)
-    assert round(out["fieller"]["lower"], 4) == 0.1496
-    assert round(out["fieller"]["upper"], 4) == 1.5532
+    assert round(out["fieller"]["lower"], 4) == 0.1665
+    assert round(out["fieller"]["upper"], 4) == 1.4888
 
 
 def _sub_cases(tmp_path):

@@ -65,11 +65,12 @@ def test_bootstrap_decides_with_ten_units(tmp_path, capsys):
     out = cli_json(["compare", po, pn, "--method", "bootstrap", "--seed", "1",
                     "--resamples", "500"], capsys)
     assert out["verdict"] == "faster" and "verdict_reason" not in out
-    po = write_csv(tmp_path / "o5.csv", rng.normal(100, 1, (5, 3, 2)))
-    pn = write_csv(tmp_path / "n5.csv", rng.normal(90, 1, (5, 3, 2)))
+    # below the floor (esize.MIN_BOOTSTRAP_UNITS, 4 as measured by R7): no verdict
+    po = write_csv(tmp_path / "o3.csv", rng.normal(100, 1, (3, 3, 2)))
+    pn = write_csv(tmp_path / "n3.csv", rng.normal(90, 1, (3, 3, 2)))
     out = cli_json(["compare", po, pn, "--method", "bootstrap", "--seed", "1",
                     "--resamples", "500"], capsys)
-    assert out["verdict"] == "inconclusive" and "5 top-level units" in out["verdict_reason"]
+    assert out["verdict"] == "inconclusive" and "3 top-level units" in out["verdict_reason"]
     # with Fieller run, it decides: the bootstrap rule concerns the bootstrap only
     both = cli_json(["compare", po, pn, "--seed", "1", "--resamples", "500"], capsys)
     assert both["verdict"] == "faster" and both["verdict_method"] == "fieller"

@@ -160,7 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     >>> old, new = str(examples / "old.csv"), str(examples / "new.csv")
     >>> main(["compare", old, new, "--method", "fieller", "--fail-on", "inconclusive"])
     ratio new/old   0.619048   (old mean 10.5, new mean 6.5)
-    Fieller 95 %    [0.149641, 1.5532]
+    Fieller 95 %    [0.166476, 1.48882]
     verdict         inconclusive at threshold 2 % (from fieller): new is 1.62x faster ...
     1
     """
@@ -345,7 +345,7 @@ def run() -> None:
     ...     except SystemExit as exc:  # run() always exits
     ...         print("exit status", exc.code)
     ratio new/old   0.619048   (old mean 10.5, new mean 6.5)
-    Fieller 95 %    [0.149641, 1.5532]
+    Fieller 95 %    [0.166476, 1.48882]
     verdict         inconclusive at threshold 2 % (from fieller): new is 1.62x faster ...
     exit status 0
     """

@@ -102,10 +102,18 @@ def _four(x: float) -> str:
     return f"{x:.{digits}f}"
 
 
+def _point(b: dict) -> float:
+    """The benchmark's ratio: of the means, or of the geometric means when its verdict
+    comes from the mixed model (``--method mixed``)."""
+    if b.get("verdict_method") == "mixed" and b.get("mixed"):
+        return b["mixed"]["estimate"]
+    return b["ratio"]
+
+
 def _change_cell(b: dict) -> str:
     """The change of the measured quantity, new against old, as a signed percentage
     (``"+3.08 %"``: 3.08 % more time, or more operations for a rate)."""
-    r = b["ratio"]
+    r = _point(b)
     if not (math.isfinite(r) and r > 0):
         return ""
     return f"{100 * (r - 1):+.2f} %"
@@ -148,7 +156,7 @@ def _benchmark_ratio_cell(b: dict) -> str:
     iv = _interval(b)
     if iv is None:
         return f"{number_text(b['ratio'])} (no interval)"
-    return _ratio_cell(b["ratio"], iv.get("lower"), iv.get("upper"), iv.get("bounded", True))
+    return _ratio_cell(_point(b), iv.get("lower"), iv.get("upper"), iv.get("bounded", True))
 
 
 def _verdict_cell(verdict: str) -> str:
@@ -261,7 +269,9 @@ def render_markdown(doc: dict, *, max_rows: int = MAX_ROWS) -> str:
         lines.append(f"Old: {escape(file_label(files['old']))}; "
                      f"new: {escape(file_label(files['new']))}.")
     suite = doc.get("suite")
-    lines.append(f"Ratios of the means, new over old, with {conf} confidence intervals"
+    means = ("geometric means (REML mixed model of log times)"
+             if any(b.get("verdict_method") == "mixed" for b in benches) else "means")
+    lines.append(f"Ratios of the {means}, new over old, with {conf} confidence intervals"
                  + ("; the geometric mean summarises all benchmarks." if suite is not None
                     else "."))
     ratio_head = f"ratio new/old [{conf} CI]"

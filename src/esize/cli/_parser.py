@@ -16,7 +16,7 @@ import sys
 from typing import NoReturn, TextIO, cast
 
 from .. import __version__
-from .._decision import Verdict
+from .._decision import MIN_BOOTSTRAP_UNITS, Verdict
 from .._errors import EsizeError
 from .._intervals import _check_alpha
 from .._warmup import DEFAULT_WARMUP
@@ -35,7 +35,7 @@ FORMATS += ("benchmarkdotnet", "asv", "julia")
 FORMATS += ("gotest", "pytest-benchmark", "criterion")
 BALANCE_MODES = ("truncate",)
 GBENCH_TIMES = ("real_time", "cpu_time")
-METHODS = ("auto", "fieller", "bootstrap", "both")
+METHODS = ("auto", "fieller", "bootstrap", "both", "mixed")
 DROPPED_COST_RULES = ("fold", "replace")
 #: Verdicts ``--fail-on`` takes (``change``: slower or faster); see esize.cli._gate.
 FAIL_ON = (Verdict.SLOWER.value, Verdict.FASTER.value, "change", Verdict.INCONCLUSIVE.value)
@@ -519,7 +519,9 @@ def build_parser() -> argparse.ArgumentParser:
         "or more, Fieller per benchmark and the t interval of the geometric mean without "
         "a bootstrap; both adds the bootstrap of every benchmark (the suite verdict then "
         "rests on the smallest interval holding the bootstrap and t intervals); fieller "
-        "never bootstraps; bootstrap skips Fieller",
+        "never bootstraps; bootstrap skips Fieller; mixed takes every interval and verdict "
+        "from a REML mixed model of the log times (the ratio of geometric means), and "
+        "computes neither Fieller nor a bootstrap",
     )
     p.add_argument(
         "--threshold",
@@ -568,8 +570,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--assume-bootstrap-covers",
         action="store_true",
-        help="with --method bootstrap, draw a verdict even from fewer than 10 top-level "
-        "units, assuming the percentile interval covers there (it is too narrow)",
+        help="with --method bootstrap, draw a verdict even from fewer than "
+        f"{MIN_BOOTSTRAP_UNITS} top-level units, assuming the expanded percentile interval "
+        "covers there (its coverage is measured from that many on)",
     )
     p.add_argument(
         "--fail-on",
