@@ -113,6 +113,30 @@ archive: $(STAMP)
 	$(CHECK_CONFIG) config/config.yaml $(ARCHIVE_CONFIG)
 	$(BIN)/python -m esize_study.artifact.archive --config config/config.yaml --config $(ARCHIVE_CONFIG) $(ARCHIVE_ARGS)
 
+# A release (docs/releasing.md, scripts/release.py): checks a clean tree and a non-empty
+# "Unreleased" in CHANGELOG.md, dates that section, sets the version in pyproject.toml
+# (its one place) and rewrites its copies (the study's pyproject.toml, esize.__version__,
+# CITATION.cff, .zenodo.json), commits, tags v$(VERSION), reruns the pipeline of
+# ARCHIVE_CONFIG, then `make archive` and the tarball's .sha256. DRY_RUN=1 prints every
+# step with a diff of each file and changes nothing. `python scripts/release.py check`:
+# every copy of the version agrees.
+#   make release VERSION=0.3.0 DRY_RUN=1
+#   make release VERSION=0.3.0 [ARCHIVE_CONFIG=config/test.yaml] [RELEASE_ARGS=--no-archive]
+RELEASE_ARGS ?=
+.PHONY: release
+release: $(STAMP)
+	@$(BIN)/python scripts/release.py release $(VERSION) $(if $(DRY_RUN),--dry-run) --archive-config $(ARCHIVE_CONFIG) $(RELEASE_ARGS)
+
+# ARTIFACT.md's list of the paper's claims (supported / partly / not supported), between
+# its markers, from the claim rows of a finished run: CLAIMS_RESULTS (results, after
+# make reproduce; results-test after make reproduce-test) snapshotted into
+# docs/artifact-claims.json, then rendered (esize_study.report.claimlist).
+CLAIMS_RESULTS ?= results
+.PHONY: artifact-claims
+artifact-claims: $(STAMP)
+	$(BIN)/python -m esize_study.report.claimlist snapshot $(CLAIMS_RESULTS) -o docs/artifact-claims.json
+	$(BIN)/python -m esize_study.report.claimlist render docs/artifact-claims.json --write ARTIFACT.md
+
 # Measuring the real three-level dataset (measure/README.md): opt-in, never part of
 # `make reproduce`, which reads the committed data. A preflight refuses a busy machine
 # (ARGS=--force measures anyway and provenance says so); one core, processes pinned to

@@ -135,8 +135,8 @@ def test_headline_counts_each_kind_of_evidence_apart():
     head = re.match(r"\*\*Simulation claims [^:]*: (\d+) of (\d+) compared agree", text)
     assert head and (int(head.group(1)), int(head.group(2))) == (2, 4)
     assert "(1 partly, 1 disagree; 1 more undecided).**" in text
-    assert ("Exact arithmetic from the paper's own inputs (the worked examples and Table "
-            "tPrecisions): 1 of 2 compared agree (0 partly, 1 disagree; 0 more undecided)"
+    assert ("Exact arithmetic from the paper's own inputs (the worked examples, Table "
+            "tPrecisions and the statements of its section): 1 of 2 compared agree (0 partly, 1 disagree; 0 more undecided)"
             in text)
     assert "Calibration rows, which the stand-in was fitted to: 2 of 3 hold" in text
     assert "1 context rows" in text

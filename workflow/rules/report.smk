@@ -26,9 +26,16 @@ rule report:
             if wc.dataset in MEASURED
             else []
         ),
+        # a measured dataset's own plans, for "always better" (claims.arithmetic)
+        measured_precisions=lambda wc: (
+            [f"{RESULTS}/{wc.dataset}/tables/measured_precisions.csv"]
+            if wc.dataset in MEASURED
+            else []
+        ),
     output:
         md=f"{RESULTS}/{{dataset}}/report.md",
         html=f"{RESULTS}/{{dataset}}/report.html",
+        claims=f"{RESULTS}/{{dataset}}/claims.json",
     params:
         dataset_note=lambda wc: report_note(wc.dataset),
         config_summary=lambda wc: report_config(wc.dataset),

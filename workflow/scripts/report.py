@@ -4,6 +4,7 @@ import csv
 import os
 
 from esize_study.artifact import provenance as pv
+from esize_study.claims import arithmetic as ca
 from esize_study.claims import claim as cl
 from esize_study.claims import tables as ct
 from esize_study.datasets import files
@@ -28,13 +29,19 @@ standin = dataset_settings(snakemake.config, dataset)["kind"] == "standin"  # no
 data = ct.data_claims(var_rows, cl.CALIBRATION if standin else cl.REPRODUCTION)
 examples, note = ct.examples_claims(we)
 precision = ct.precision_claims(prec_rows)
+# a measured dataset's own plans (measured_report's dimensioning rows), where given
+dim_rows = []
+for path in getattr(inp, "measured_precisions", []):
+    with open(path, newline="") as fh:
+        dim_rows += list(csv.DictReader(fh))
+statements = ca.statement_claims(prec_rows, dim_rows or None)
 fa = cl.read_claims(inp.false_alarm_claims)
 cov = cl.read_claims(inp.coverage_claims)
 measured_checks = getattr(inp, "measured_checks", [])
 sections = {
     "method": rs.method_section(calibration=standin, measured=bool(measured_checks)),
     "examples": rs.examples_section(examples, note),
-    "precision": rs.precision_section(precision),
+    "precision": rs.precision_section(precision, statements),
 }
 if data:  # a dataset without the paper's benchmarks has no row here: no empty table
     sections["data"] = rs.data_section(data, shape)
@@ -44,11 +51,14 @@ for key, path in (("false_alarms", inp.false_alarms), ("coverage", inp.coverage)
                   *(("real_coverage", m) for m in getattr(inp, "real_coverage", []))):
     with open(path) as fh:
         sections[key] = section_body(fh.read(), key, dataset=dataset)
-records = data + examples + precision + fa + cov
+records = data + examples + precision + statements + fa + cov
 if measured_checks:  # measured data: the headline counts the dataset's own checks
     with open(measured_checks[0], newline="") as fh:
         checks = list(csv.DictReader(fh))
-    headline = rs.measured_headline(checks, data + fa + cov, examples + precision)
+    on_data = [c for c in statements if c.evidence == cl.DATA]
+    paper_inputs = [c for c in statements if c.evidence != cl.DATA]
+    headline = rs.measured_headline(checks, data + on_data + fa + cov,
+                                    examples + precision + paper_inputs)
 else:
     headline = rs.headline(records)
 text = assemble.report_markdown(
@@ -62,6 +72,8 @@ text = assemble.report_markdown(
 )
 files.atomic_write_text(out.md, text)
 files.atomic_write_text(out.html, assemble.to_html(text, f"esize reproduction: {dataset}"))
+if getattr(out, "claims", None):  # every row of the report, as records
+    cl.write_claims(out.claims, records)
 counts = cl.summary(records)
 log.info("reproduction: %d of %d compared agree (%d undecided); calibration: %d of %d hold",
          counts["reproduction"]["agree"],

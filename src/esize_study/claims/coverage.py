@@ -21,6 +21,7 @@ from esize import critical_value
 
 from ..estimate.coverage import grid_share, model_coverage
 from ..estimate.rates import normal_interval, proportion_interval, z_for
+from . import coverage_more as _more
 from . import coverage_text as _text
 from .claim import (
     AGREE,
@@ -403,9 +404,10 @@ CLAIMS: tuple[Spec, ...] = (
 
 
 _ORDER = ("fCOV", "fCOVNormal", "fCOVGrid", "fCOVR", "fCOVRSGrid", "all")
-#: The rows of :data:`CLAIMS` and of :data:`esize_study.claims.coverage_text.CLAIMS` (the
-#: section's other statements), grouped by figure in the report's order.
-ALL_CLAIMS: tuple[Spec, ...] = tuple(sorted(CLAIMS + _text.CLAIMS,
+#: The rows of :data:`CLAIMS`, of :data:`esize_study.claims.coverage_text.CLAIMS` (the
+#: section's other statements) and of :data:`esize_study.claims.coverage_more.CLAIMS` (the
+#: statements added for issue 42), grouped by figure in the report's order.
+ALL_CLAIMS: tuple[Spec, ...] = tuple(sorted(CLAIMS + _text.CLAIMS + _more.CLAIMS,
                                             key=lambda s: _ORDER.index(s.figure)))
 
 

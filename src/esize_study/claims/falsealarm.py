@@ -21,8 +21,8 @@ import numpy as np
 
 from ..estimate.rates import normal_interval, one_binary_rate, proportion_interval, z_for
 from ..paper import numbers as paper
+from . import falsealarm_more as _more
 from . import falsealarm_text as _text
-from .coverage_data import is_fft
 from .claim import (
     AGREE,
     DISAGREE,
@@ -34,6 +34,7 @@ from .claim import (
     graded,
     judge_all,
 )
+from .coverage_data import is_fft
 from .falsealarm_data import FalseAlarmData as _Data
 from .falsealarm_data import iv_text as _iv
 from .falsealarm_data import pct as _pct
@@ -412,10 +413,12 @@ CLAIMS: tuple[Spec, ...] = (
 )
 
 
-#: The rows of :data:`CLAIMS` and of :data:`esize_study.claims.falsealarm_text.CLAIMS`
-#: (the section's other statements), grouped by figure in the paper's order.
+#: The rows of :data:`CLAIMS`, of :data:`esize_study.claims.falsealarm_text.CLAIMS`
+#: (the section's other statements) and of :data:`esize_study.claims.falsealarm_more.CLAIMS`
+#: (the statements added for issue 42), grouped by figure in the paper's order.
 ALL_CLAIMS: tuple[Spec, ...] = tuple(sorted(
-    CLAIMS + _text.CLAIMS, key=lambda s: ("fFAFFT", "fFA2L", "fFABoot").index(s.figure)))
+    CLAIMS + _text.CLAIMS + _more.CLAIMS,
+    key=lambda s: ("fFAFFT", "fFA2L", "fFABoot").index(s.figure)))
 
 
 def evaluate(comparisons, table, shape: dict | None = None) -> list[Claim]:

@@ -116,7 +116,7 @@ REGISTRY: tuple[Figure, ...] = (
            "coverage."),
     Figure(COV_RS_GRID, "coverage", "Coverage over executions and measurements (one binary)",
            "Coverage of the asymptotic method with one binary per system over the grid of "
-           f"executions per system and measurements per execution, one heat map per benchmark. "
+           "executions per system and measurements per execution, one heat map per benchmark. "
            "White is 95 %, blue above and red below, on a scale symmetric around it (as dark "
            "5 points below as 5 above); "
            "labelled contours mark 90, 95 and 99 %, and cells below 95 % are hatched, so that the "

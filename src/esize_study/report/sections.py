@@ -132,12 +132,15 @@ def examples_section(claims: Sequence[Claim], note: str) -> str:
     ])
 
 
-def precision_section(claims: Sequence[Claim]) -> str:
+def precision_section(claims: Sequence[Claim], statements: Sequence[Claim] = ()) -> str:
     """Section 3, Table tPrecisions, from
     :func:`esize_study.claims.tables.precision_claims` (its body).
 
     HTTP and TCP come in both conventions (:data:`esize_study.claims.tables.MERGED_TEXT`):
-    the paper's (merged) counted, the three-level one shown as context.
+    the paper's (merged) counted, the three-level one shown as context. ``statements``
+    (:func:`esize_study.claims.arithmetic.statement_claims`: the worked example of the
+    section, the notes of Tables tVariations and tPrecisions, "always better") follow
+    in a table of their own, with their notes.
     """
     counted = [c for c in claims if c.role != CONTEXT]
     marks = {m: sum(c.values.get("mark") == m for c in counted) for m in PRECISION_MARKS}
@@ -171,6 +174,14 @@ def precision_section(claims: Sequence[Claim]) -> str:
     if two:
         lines += ["", "Why the three-level TCP cells (context rows) sit above the paper's:", ""]
         lines += [f"- {b}: {md_escape(two_level_note(b))}." for b in two]
+    if statements:
+        lines += ["", "The statements of the section's text (its worked example for FFT at 6 "
+                  "hours, \"always better\") and of the notes of Tables tVariations and "
+                  "tPrecisions, each computed exactly:", "",
+                  render_table(list(statements), first="table")]
+        notes = render_notes(list(statements))
+        if notes:
+            lines += ["", notes]
     lines.append("")
     return "\n".join(lines) + "\n"
 
@@ -224,9 +235,10 @@ def coverage_section(claims: list[Claim], table=None, validation: str = "") -> s
 #: How the headline names each kind of evidence (:data:`esize_study.claims.claim.EVIDENCE`).
 _EVIDENCE_TEXT = {
     SIMULATION: "simulation claims (false alarms and coverage, the paper's empirical core)",
-    ARITHMETIC: "exact arithmetic from the paper's own inputs (the worked examples and Table "
-                "tPrecisions)",
-    DATA: "numbers estimated from this dataset (Table tVariations)",
+    ARITHMETIC: "exact arithmetic from the paper's own inputs (the worked examples, Table "
+                "tPrecisions and the statements of its section)",
+    DATA: "numbers estimated from this dataset (Table tVariations, and its own plans beside "
+          "the default)",
 }
 
 
