@@ -76,6 +76,9 @@ def test_a_top_variance_at_zero_is_reported():
     assert fit.zero == ("process",) and fit.components["process"] == 0.0
     # then every value counts alike: the variance of the mean of 48 values
     assert fit.var_mean == pytest.approx(logs.var(ddof=1) / 48, rel=1e-3)
+    # ... but its df stay those of the 6 processes, not the 47 of the values: R8 found
+    # the residual's df covering 81 % where a 3-unit side's variance landed on zero
+    assert fit.df == 5.0
 
 
 def test_ragged_fit_of_balanced_data_is_the_design_fit():
