@@ -75,6 +75,22 @@ def test_the_judged_r6_v2_run_is_what_the_docs_say():
     assert f"(lowest {rule['lowest_z']['z']:.2f})" in doc
     assert f"gives z = {old['lowest_z']['z']:.2f} at 2 v 2 -> 2 v 3" in doc
 
+
+def test_the_mixed_model_figures_are_the_judged_r8_runs():
+    """docs/cli.md quotes R8 (failed, before the df cap) and R8 v2 (passed, after)."""
+    r8 = json.loads((RESULTS / "2026-11-29-r8-mixed-coverage.json").read_text())
+    v2 = json.loads((RESULTS / "2026-11-29-r8-v2-mixed-coverage.json").read_text())
+    assert r8["rule_a"] == "FAIL" and v2["rule_a"] == v2["rule_b"] == "PASS"
+    cell = next(c for c in r8["cells"] if (c["balance"], c["spread"], c["n_old"], c["n_new"])
+                == ("balanced", 10.0, 20, 3))
+    text = _flat((ROOT / "docs" / "cli.md").read_text())
+    assert f"covered {_pct(cell['coverage'], 2)}" in text
+    low, high = (min(c["coverage"] for c in v2["cells"]), max(c["coverage"] for c in v2["cells"]))
+    assert f"covered {100 * low:.1f}-{100 * high:.0f} %" in text
+    three = next(c for c in v2["cells"] if (c["balance"], c["spread"], c["n_old"], c["n_new"])
+                 == ("balanced", 1.0, 3, 3))
+    assert (f"{three['mean_width']:.3f} against {three['fieller_mean_width']:.3f}") in text
+
 @pytest.mark.slow
 def test_r6_grid_at_ci_size_guards_the_df_rule():
     """R6's grid at 2,000 replicates a cell (seed 40, not the judged one): every cell
