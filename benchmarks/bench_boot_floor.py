@@ -112,19 +112,10 @@ def r7c_at(units: int, reps: int = 2000):
     ``compare_pairs(method="bootstrap")`` at threshold 0 with 2,000 resamples), at
     ``units`` units; the stream is child 27 of the R7 seed (the cells use 0-26)."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
-    from bench_stats_round3 import _values
-
-    from esize.compare import compare_pairs, make_pair
+    from bench_stats_round3 import r3_false_verdicts
 
     rng = np.random.default_rng(np.random.SeedSequence(SEED).spawn(3)[2].spawn(28)[27])
-    false = 0
-    for _ in range(reps):
-        o = ez.Design(_values(rng, (units, 10), 0.01, 0.03), ("process", "iteration"))
-        n = ez.Design(_values(rng, (units, 10), 0.01, 0.03), ("process", "iteration"))
-        res = compare_pairs([make_pair(None, o, n)], method="bootstrap", threshold=0.0,
-                            resamples=2000, seed=int(rng.integers(2**32)))
-        false += res.rows[0].verdict in ("faster", "slower")
-    rate = false / reps
+    rate = r3_false_verdicts(rng, units, reps)
     out = {"units": units, "reps": reps, "false_verdicts": rate, "se": _se(rate, reps),
            "seed": f"SeedSequence({SEED}).spawn(3)[2].spawn(28)[27]",
            "rule": "PASS" if rate <= 0.055 else "FAIL"}

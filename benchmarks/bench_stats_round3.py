@@ -215,17 +215,23 @@ def r2(rng, reps, tmp):
 
 
 # -- R3: the bootstrap with 10-12 units -------------------------------------------------------
+def r3_false_verdicts(rng, units, reps):
+    """R3's rate: `--method bootstrap` at threshold 0 on ``reps`` A/A pairs of ``units``
+    processes x 10 iterations (also R7c's check at the floor, bench_boot_floor.py)."""
+    false = 0
+    for _ in range(reps):
+        o = ez.Design(_values(rng, (units, 10), 0.01, 0.03), ("process", "iteration"))
+        n = ez.Design(_values(rng, (units, 10), 0.01, 0.03), ("process", "iteration"))
+        res = compare_pairs([make_pair(None, o, n)], method="bootstrap", threshold=0.0,
+                            resamples=2000, seed=int(rng.integers(2**32)))
+        false += res.rows[0].verdict in ("faster", "slower")
+    return false / reps
+
+
 def r3(rng, reps):
     out = {}
     for units in (10, 11, 12):
-        false = 0
-        for _ in range(reps):
-            o = ez.Design(_values(rng, (units, 10), 0.01, 0.03), ("process", "iteration"))
-            n = ez.Design(_values(rng, (units, 10), 0.01, 0.03), ("process", "iteration"))
-            res = compare_pairs([make_pair(None, o, n)], method="bootstrap", threshold=0.0,
-                                resamples=2000, seed=int(rng.integers(2**32)))
-            false += res.rows[0].verdict in ("faster", "slower")
-        rate = false / reps
+        rate = r3_false_verdicts(rng, units, reps)
         out[units] = {"reps": reps, "false_verdicts": rate, "se": _se(rate, reps),
                       "rule": "PASS" if rate <= 0.055 else "FAIL"}
         print(f"R3 {units} units: false verdicts {100 * rate:.2f} % +- "
