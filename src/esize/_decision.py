@@ -78,8 +78,10 @@ DEFAULT_BOOTSTRAP_INTERVAL = "expanded"
 #: interval of the default kind draws no verdict: its coverage is not measured there
 #: (the plain percentile interval's, when the top level carries the variance: 80-83 %
 #: at 2 units, 87-88 % at 3).
-MIN_BOOTSTRAP_UNITS: int = MIN_BOOTSTRAP_UNITS_BY_INTERVAL[DEFAULT_BOOTSTRAP_INTERVAL] or 0
-assert MIN_BOOTSTRAP_UNITS > 0, "the default bootstrap interval must have a floor"
+_DEFAULT_FLOOR = MIN_BOOTSTRAP_UNITS_BY_INTERVAL[DEFAULT_BOOTSTRAP_INTERVAL]
+if _DEFAULT_FLOOR is None:  # pragma: no cover - a guard on the two constants above
+    raise RuntimeError("the default bootstrap interval must have a measured floor")
+MIN_BOOTSTRAP_UNITS: int = _DEFAULT_FLOOR
 
 #: A suite's geometric mean keeps the plain percentile bootstrap interval, which R7 did
 #: not measure (91-93 % at 5 units): below this many units its caveat stays.
