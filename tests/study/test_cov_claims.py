@@ -133,7 +133,7 @@ def test_normal_quantile_at_15_binaries_is_undecided_and_explained():
     ("asymptotic", 50, 0.9528, 10000, AGREE),    # 95-96 % -> 94.5-96.5 %
     ("asymptotic", 10, 0.9637, 10000, AGREE),    # under 98 %
     ("normal", 3, 0.8783, 10000, AGREE),         # around 88 % -> 87-89 %
-    ("normal", 3, 0.9000, 10000, DISAGREE),
+    ("normal", 5, 0.8900, 10000, DISAGREE),      # over 90 %
 ])
 def test_parametric_claims_follow_the_qualifier_rules(method, k, cov, n, verdict):
     claims = cov_claims.evaluate(_one(method, k, cov, n))

@@ -11,7 +11,7 @@ import pytest
 from esize_study.claims import coverage as cov_claims
 from esize_study.claims import coverage_text, falsealarm_text
 from esize_study.claims import falsealarm as fa_claims
-from esize_study.claims.claim import AGREE, DISAGREE, PARTLY, SIMULATION
+from esize_study.claims.claim import AGREE, DISAGREE, PARTLY, SIMULATION, UNDECIDED
 from esize_study.falsealarm import records as farec
 from esize_study.paper import numbers as paper
 
@@ -83,7 +83,8 @@ def test_every_text_statement_is_a_judged_simulation_row(made):
     ("fa.fft.two-level-bootstrap-lowest-at-5", AGREE),
     ("fa.ping.two-level-bootstrap-below", AGREE),
     ("fa.fft.no-difference-above-20", AGREE),
-    ("fa.rijndael.rises-to-30", DISAGREE),  # flat rates: no rise
+    # flat rates: no rise beyond the Monte Carlo noise, and none excluded either
+    ("fa.rijndael.rises-to-30", UNDECIDED),
 ])
 def test_rules_on_known_rates(made, cid, verdict):
     assert made[cid].verdict == verdict, made[cid].ours

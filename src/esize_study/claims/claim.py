@@ -55,6 +55,7 @@ __all__ = [
     "judge_all",
     "Band",
     "QUALIFIERS",
+    "RATIO_TOLERANCE",
     "unit_of",
     "band",
     "decide",
@@ -179,14 +180,24 @@ class Spec:
     params: dict = field(default_factory=dict)
 
     def claim(self, ours: str, mc_error: str, verdict: str, rule: str, explanation: str = "",
-              *, fmt: dict | None = None, role: str = REPRODUCTION, **values) -> Claim:
-        """The :class:`Claim` of this row, its format fields filled from ``fmt``."""
+              *, fmt: dict | None = None, role: str = REPRODUCTION,
+              evidence: str = SIMULATION, **values) -> Claim:
+        """The :class:`Claim` of this row, its format fields filled from ``fmt``.
+
+        A row that disagrees or agrees only partly always says why with the numbers the
+        rule computed: an explanation without a number gets ``ours`` appended, so the
+        report never falls back to "see the figure".
+        """
         def f(text):
             return text.format(**fmt) if fmt else text
 
+        if verdict in (DISAGREE, PARTLY) and not any(ch.isdigit() for ch in explanation):
+            explanation = "; ".join(x for x in (explanation, f"ours: {ours}") if x)
+
         return Claim(id=f(self.id), figure=self.figure, statement=f(self.statement),
                      paper=f(self.paper), ours=ours, rule=rule, verdict=verdict,
-                     explanation=explanation, mc_error=mc_error, values=values, role=role)
+                     explanation=explanation, mc_error=mc_error, values=values, role=role,
+                     evidence=evidence)
 
 
 def judge_all(specs: Iterable[Spec], data) -> list[Claim]:
@@ -274,8 +285,14 @@ QUALIFIERS: dict[str, tuple[str, str]] = {
     "range": ("x-y", "x - u/2 to y + u/2: rounds into the range"),
 }
 
+#: A ratio ("about 10x", "nearly 8x", "more than tenfold") is judged relative to itself:
+#: its ``u`` is this share of the stated number (:func:`band` with ``ratio=True``), so
+#: "about 10x" allows 8-12x and "nearly 8x" 6.4-8x, not 0-20x and 7-8x.
+RATIO_TOLERANCE = Decimal("0.2")
 
-def band(qualifier: str, stated, upper=None, *, scale: float = 0.01) -> Band:
+
+def band(qualifier: str, stated, upper=None, *, scale: float = 0.01,
+         ratio: bool = False) -> Band:
     """The band of values a qualified statement allows (:data:`QUALIFIERS`).
 
     Parameters
@@ -290,6 +307,10 @@ def band(qualifier: str, stated, upper=None, *, scale: float = 0.01) -> Band:
     scale : float, optional
         Converts the paper's unit into ours (default 0.01: per cent to a fraction;
         1 for counts and thresholds kept in per cent).
+    ratio : bool, optional
+        The stated number is a ratio ("about 10x"): ``u`` is
+        :data:`RATIO_TOLERANCE` times the number, not the place value of its last
+        digit (every ratio claim passes ``ratio=True``; the rule is written here only).
 
     Returns
     -------
@@ -300,7 +321,7 @@ def band(qualifier: str, stated, upper=None, *, scale: float = 0.01) -> Band:
     if qualifier not in QUALIFIERS:
         raise ValueError(f"unknown qualifier {qualifier!r}; one of {sorted(QUALIFIERS)}")
     x = Decimal(str(stated))
-    u = Decimal(str(unit_of(stated)))
+    u = RATIO_TOLERANCE * abs(x) if ratio else Decimal(str(unit_of(stated)))
     half = u / 2
     inf = Decimal("Infinity")
     lo_open = hi_open = False
@@ -322,7 +343,8 @@ def band(qualifier: str, stated, upper=None, *, scale: float = 0.01) -> Band:
         if upper is None:
             raise ValueError("a range needs its upper number")
         y = Decimal(str(upper))
-        half = min(u, Decimal(str(unit_of(upper)))) / 2
+        uy = RATIO_TOLERANCE * abs(y) if ratio else Decimal(str(unit_of(upper)))
+        half = min(u, uy) / 2
         lo, hi = x - half, y + half
     k = Decimal(str(scale))
     return Band(float(lo * k), float(hi * k), lo_open, hi_open)

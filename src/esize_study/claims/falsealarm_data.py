@@ -13,10 +13,17 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..estimate.rates import min_threshold, normal_interval, proportion_interval, rates_at
+from ..estimate.rates import (
+    min_threshold,
+    normal_interval,
+    proportion_interval,
+    rates_at,
+    z_for,
+)
 
 __all__ = ["FalseAlarmData", "pct", "iv_text", "rate_text", "se", "upper_half", "diff_interval",
-           "paired_difference", "rank_corr", "rank_rule", "points", "points_interval"]
+           "paired_difference", "rank_corr", "rise", "rank_rule", "ratio_rule", "ratio_each", "first_reached",
+           "points", "points_interval"]
 
 
 def pct(x: float, digits: int = 2) -> str:
@@ -170,15 +177,132 @@ def points_interval(iv) -> str:
     return f"{points(iv[0])} to {points(iv[1])}"
 
 
+def rise(d: FalseAlarmData, bench: str, kind: str, sizes, parts: int = 1) -> dict:
+    """Whether the asymptotic 0 % rate rises over ``sizes``, judged against Monte Carlo
+    noise (``parts``: how many such curves one claim judges, for Bonferroni).
+
+    A rise is counted only where it exceeds what noise alone gives: the rate at the
+    last size minus the one at the first, with the normal interval of a difference of
+    independent shares, must be over 0; and no fall on the way may exceed the noise
+    (the largest drop from a size to any later one, its interval Bonferroni-widened
+    over every pair). *agree*: a decided rise and no decided fall; *partly*: a decided
+    rise with a decided fall on the way; *disagree*: the last rate decidedly not above
+    the first; *undecided* otherwise (a curve flat within the noise cannot exclude a
+    small rise). Returns the verdict, a text and the numbers."""
+    from .claim import AGREE, DISAGREE, PARTLY, UNDECIDED, band, decide
+
+    got = [d.rate(bench, kind, k, "asymptotic") for k in sizes]
+    over0 = band("over", "0", scale=1)
+    up, up_iv = diff_interval(got[-1][0], got[-1][1], got[0][0], got[0][1], z_for(2 * parts))
+    pairs = [(i, j) for i in range(len(got)) for j in range(i + 1, len(got))]
+    i, j = max(pairs, key=lambda ij: got[ij[0]][0] - got[ij[1]][0])
+    drop, drop_iv = diff_interval(*got[i], *got[j], z_for(2 * parts * len(pairs)))
+    v_up, v_drop = decide(up_iv, over0), decide(drop_iv, over0)
+    verdict = ((PARTLY if v_drop == AGREE else AGREE) if v_up == AGREE else
+               DISAGREE if v_up == DISAGREE else UNDECIDED)
+    text = (f"rise {points(up)} points ({points_interval(up_iv)}) from {sizes[0]} to "
+            f"{sizes[-1]} {kind}; largest fall on the way {points(max(drop, 0.0))} points "
+            f"({sizes[i]} to {sizes[j]}: {points_interval(drop_iv)})")
+    why = "" if verdict == AGREE else (
+        f"{text}: the rise is {v_up} against over 0 and the fall "
+        + ("exceeds the noise" if v_drop == AGREE else "is within the noise"))
+    return {"verdict": verdict, "text": text, "why": why, "rates": [p for p, _ in got],
+            "rise": up, "rise_interval": list(up_iv), "fall": drop,
+            "fall_interval": list(drop_iv)}
+
+
 def rank_rule(spec, d: FalseAlarmData, bench: str, kind: str, sizes, **values):
     """A claim that the asymptotic 0 % rate rises with ``sizes`` of ``kind`` (units named
-    by ``kind``): Spearman's rank correlation above 0.8 agrees, above 0 partly."""
-    from .claim import AGREE, DISAGREE, PARTLY
-
-    rates = [d.rate(bench, kind, k, "asymptotic")[0] for k in sizes]
+    by ``kind``), judged against Monte Carlo noise (:func:`rise`). Spearman's rank
+    correlation is shown, not judged (at a plateau the noise alone reorders the ranks)."""
+    r = rise(d, bench, kind, sizes)
+    rates = r["rates"]
     rho = rank_corr(sizes, rates)
-    return spec.claim(f"rank correlation {rho:.2f} ({pct(rates[0])} at {sizes[0]} to "
-                      f"{pct(rates[-1])} at {sizes[-1]} {kind})", "-",
-                      AGREE if rho > 0.8 else PARTLY if rho > 0 else DISAGREE,
-                      "shape: rank correlation above 0.8, partly above 0", rho=rho,
-                      rates=rates, **{kind: list(sizes)}, **values)
+    return spec.claim(f"{pct(rates[0])} at {sizes[0]} to {pct(rates[-1])} at {sizes[-1]} "
+                      f"{kind}; {r['text']}; rank correlation {rho:.2f}", "-", r["verdict"],
+                      "shape against Monte Carlo noise: the last rate minus the first over 0 "
+                      "(normal interval), and no fall from a size to a later one decidedly "
+                      "over 0 (Bonferroni over the pairs); partly with such a fall", r["why"],
+                      rho=rho, rates=rates, rise=r["rise"], rise_interval=r["rise_interval"],
+                      fall=r["fall"], fall_interval=r["fall_interval"],
+                      **{kind: list(sizes)}, **values)
+
+
+def ratio_rule(spec, d: FalseAlarmData):
+    """The ratio of two benchmarks' thresholds for 5 % alarms, as a caption states: the
+    ratio of the largest thresholds judged against the relative band of a ratio
+    (:func:`esize_study.claims.claim.band` with ``ratio=True``), and the ratio at each
+    size shown beside it."""
+    from .claim import AGREE, band, decide
+
+    big, small = spec.params["big"], spec.params["small"]
+    kind = "executions" if spec.params["curve"] == "fFA2L" else "binaries"
+    if not all(n in d.names and any(k >= 2 for k in d.sizes(n, kind)) for n in (big, small)):
+        return None
+    if spec.params["curve"] == "fFA2L":
+        def curve(name):
+            return d.thresholds(name, "fFA2L", "asymptotic", "-", "executions", 0.05)
+        what = "largest 5 %-thresholds over 2-100 executions"
+    else:
+        def curve(name):
+            return d.curve(name, "RRR")
+        what = "largest 5 %-thresholds of the RRR bootstrap over 2+ binaries"
+
+    def top(c):
+        keep = c[0] >= 2
+        return [float(np.max(v[keep])) if keep.any() else math.nan for v in c[1:]]
+
+    cb, cs = curve(big), curve(small)
+    (bp, bl, bh), (sp, sl, sh) = top(cb), top(cs)
+    if not all(math.isfinite(x) for x in (bp, sp)):
+        return None
+    ratio = bp / sp if sp > 0 else math.inf
+    iv = (bl / sh if sh > 0 else math.inf, bh / sl if sl > 0 else math.inf)
+    b = band(spec.params["qualifier"], spec.params["x"], scale=1, ratio=True)
+    v = decide(iv, b)
+    each = ratio_each(cb, cs)
+    shown = "; ".join(f"{r:.1f}x ({lo:.1f}-{hi:.1f}) at {k:g}" for k, r, lo, hi in each)
+    note = spec.params.get("note", "") if v != AGREE else ""
+    if v != AGREE:
+        note = "; ".join(x for x in (
+            f"the ratio of the largest thresholds is {ratio:.1f}x ({iv[0]:.1f}-{iv[1]:.1f}x) "
+            f"against {b.text(1, 'x')}", note) if x)
+    return spec.claim(f"{ratio:.1f}x ({iv[0]:.1f}-{iv[1]:.1f}): {big} {bp:.2f} %, {small} "
+                      f"{sp:.2f} % ({what}); by {kind}: {shown or 'n/a'}",
+                      "from the rates' intervals", v,
+                      f"{spec.paper} -> {b.text(1, 'x')} (a ratio: +-20 % of the stated "
+                      "number; judged on the largest thresholds, the ratio at each size shown)",
+                      note, ratio=ratio, interval=list(iv),
+                      each={f"{k:g}": [r, lo, hi] for k, r, lo, hi in each})
+
+
+def ratio_each(cb, cs) -> list[tuple[float, float, float, float]]:
+    """The ratio of two threshold curves at each size both have (2+ units, finite and
+    positive thresholds): size, point, lowest and highest (from the rates' intervals)."""
+    out = []
+    sb = {float(k): (p, lo, hi) for k, p, lo, hi in zip(*cb)}
+    for k, p, lo, hi in zip(*cs):
+        k = float(k)
+        if k < 2 or k not in sb:
+            continue
+        bp, bl, bh = sb[k]
+        if not all(math.isfinite(x) and x > 0 for x in (bp, bl, bh, p, lo, hi)):
+            continue  # a threshold of 0 (or not reached) has no finite ratio
+        out.append((k, bp / p, bl / hi, bh / lo))
+    return out
+
+
+def first_reached(d: FalseAlarmData, bench: str, scheme: str, thr: float = 0.02, target: float = 0.05,
+                z: float = 2.0):
+    """First size whose rate at ``thr`` is at most ``target``: point, and from each end of
+    the rates' intervals (``inf`` when not reached on the grid)."""
+    found = {"point": math.inf, "lo": math.inf, "hi": math.inf}
+    for k in d.sizes(bench, "binaries"):
+        if k < 2:
+            continue
+        p, n = d.rate(bench, "binaries", k, "bootstrap", scheme, thr)
+        lo, hi = proportion_interval(p, n, z)
+        for key, v in (("point", p), ("lo", lo), ("hi", hi)):
+            if math.isinf(found[key]) and v <= target:
+                found[key] = k
+    return found

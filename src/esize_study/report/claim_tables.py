@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..claims.claim import AGREE, CONTEXT, QUALIFIERS, UNDECIDED, Claim, band
+from ..claims.claim import AGREE, CONTEXT, QUALIFIERS, RATIO_TOLERANCE, UNDECIDED, Claim, band
 from ..estimate.rates import Z, z_for
 
 __all__ = ["render_table", "render_notes", "rules_markdown", "md_escape"]
@@ -122,6 +122,11 @@ def rules_markdown() -> str:
         "",
         table,
         "",
+        f"A ratio (\"about 10x\", \"nearly 8x\") is judged relative to itself: u is "
+        f"{100 * float(RATIO_TOLERANCE):g} % of the stated number, so about 10x -> "
+        f"{band('about', '10', scale=1, ratio=True).text(1, 'x')} and nearly 8x -> "
+        f"{band('nearly', '8', scale=1, ratio=True).text(1, 'x')}.",
+        "",
         f"Decision: a result with Monte Carlo error is an interval estimate, the estimate "
         f"+- {Z:g} standard errors (for a share of n trials, Wilson's interval, which does "
         "not shrink to a point at 0 or 100 %). **agree** when that interval lies inside the "
@@ -135,6 +140,9 @@ def rules_markdown() -> str:
         f"standard errors (Bonferroni: z_m = {z_for(10):.2f} for 10 parts), and so is the "
         "lowest or highest of m cells of a grid. 'Tends to x as n grows' is "
         "judged as 'about x' on the estimate pooled over the sizes from half the largest "
-        "up. Claims about a shape (grows, falls, the worst, about the same) state their rule "
-        "in their row and use point estimates.",
+        "up. 'Rises' counts a rise only beyond the Monte Carlo noise (the last rate minus the "
+        "first decidedly over 0, no fall on the way decidedly over 0). A number that is "
+        "arithmetic under the model (an exact coverage) is decided by that value, and the "
+        "simulation is its check. Other claims about a shape (falls, the worst, about the "
+        "same) state their rule in their row and use point estimates.",
     ]) + "\n"
