@@ -32,7 +32,9 @@ ARTIFACT = ROOT / "ARTIFACT.md"
 SNAPSHOT = ROOT / "docs" / "artifact-claims.json"
 BEGIN, END = "<!-- acm-checklist: begin", "<!-- acm-checklist: end -->"
 BADGES = ("Artifacts Available", "Artifacts Evaluated: Functional", "Results Reproduced")
-MAKE = ["make", f"VENV={sys.prefix}", "-o", f"{sys.prefix}/.installed"]
+# --no-print-directory: under `make test` the nested make would add its "Entering
+# directory" lines to the output these tests read
+MAKE = ["make", "--no-print-directory", f"VENV={sys.prefix}", "-o", f"{sys.prefix}/.installed"]
 
 
 def _rows() -> list[dict]:

@@ -23,7 +23,9 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "release.py"
 GIT_ID = ["-c", "user.name=test", "-c", "user.email=test@example.invalid"]
-MAKE = ["make", f"VENV={sys.prefix}", "-o", f"{sys.prefix}/.installed"]
+# --no-print-directory: under `make test` the nested make would add its "Entering
+# directory" lines to the output these tests read
+MAKE = ["make", "--no-print-directory", f"VENV={sys.prefix}", "-o", f"{sys.prefix}/.installed"]
 NEEDS_GIT = pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(),
                                reason="needs git and a git checkout")
 
