@@ -178,3 +178,13 @@ def test_a_datasets_own_benchmarks_are_no_ping_benchmarks():
     for gone in ("cov.fcovrsgrid.ping.more-measurements-worse", "cov.fcovrsgrid.ping-above-fft",
                  "cov.fcovrsgrid.rijndael-between"):
         assert gone not in ids
+
+
+def test_rsgrid_caption_on_a_grid_without_five_executions():
+    """The tiny configuration's fCOVRSGrid stops at 4 executions: the caption row is
+    judged on what is there instead of failing (it raised on an empty selection)."""
+    t = _coverage(_rs)
+    t = t[(t["experiment"] != "fCOVRSGrid") | (t["executions"] <= 3)]
+    got = {c.id: c for c in cov_claims.evaluate(t)}
+    row = got["cov.fcovrsgrid.caption"]
+    assert row.verdict != AGREE and "no cells with 5+ executions" in row.explanation

@@ -264,7 +264,10 @@ def _caption_line(spec: Spec, d: _Data):
         parts.append(combine([graded(blue, 0.9, 0.5), graded(red, 0.9, 0.5)]))
         text.append(f"{n}: {100 * blue:.0f} % of the cells at 3 executions at or above 95 %, "
                     f"{100 * red:.0f} % of the cells with 5+ executions below 95 %")
-        if parts[-1] != AGREE:
+        if parts[-1] != AGREE and above.empty:  # a grid without 5+ executions (tiny runs)
+            miss.append(f"{n} ({parts[-1]}): no cells with 5+ executions, "
+                        f"{100 * blue:.0f} % of the cells at 3 executions at or above 95 %")
+        elif parts[-1] != AGREE:
             blue_off = above[above["coverage"] >= 0.95]
             miss.append(f"{n} ({parts[-1]}): {len(blue_off)} of {len(above)} cells with 5+ "
                         f"executions at or above 95 % (up to {_pct(float(above['coverage'].max()))}"
