@@ -61,6 +61,8 @@ def _item(row: dict) -> str:
     head, fig = row["id"].split(".", 1)[0], row["figure"]
     if head in _ITEMS:
         return _ITEMS[head]
+    if fig == "all":  # statements on every figure, e.g. where Fieller's condition fails
+        return "Statements across the evaluation (Fieller's unbounded sets)"
     kind = {"f": "Figure", "t": "Table", "s": "Section"}.get(fig[:1])
     return f"{kind} {fig}" if kind and fig[1:2].isupper() else fig
 
