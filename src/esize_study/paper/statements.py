@@ -56,8 +56,8 @@ STATEMENTS: tuple[Statement, ...] = (
     # -- issue 42, item 1 ---------------------------------------------------------------
     _S("tvariations-brackets", "tVariations", "T is given in brackets only where it differs "
        "from S by more than 0.1 % (the table's note)", ("tvariations.brackets",), True),
-    _S("fafft-threshold-1pct", "fFAFFT", "larger thresholds are even cheaper, and a 1 % "
-       "threshold already helps a lot", ("fa.fft.threshold1-helps",), True),
+    _S("fafft-threshold-1pct", "fFAFFT", "a threshold above 0 costs fewer binaries, and "
+       "1 % already makes a large difference", ("fa.fft.threshold1-helps",), True),
     _S("fafft-caption-limits", "fFAFFT", "caption: the thresholds shown reach 10 % for FFT but "
        "only 0.5 % for Rijndael, for which binaries do not matter",
        ("fa.ffaft.caption-limits",), True),
@@ -73,14 +73,14 @@ STATEMENTS: tuple[Statement, ...] = (
     _S("faboot-nonfft-scheme", "fFABoot", "for non-FFT benchmarks the resampling scheme makes no "
        "practical difference, and even FLAT is acceptable",
        ("fa.faboot.nonfft-scheme-no-matter",), True),
-    _S("fcovr-first-good", "fCOVR", "the fall of coverage with the executions is first good: it "
-       "corrects the over-coverage of the asymptotic method (all benchmarks) and of the "
-       "bootstrap (non-FFT)", ("cov.fcovr.first-good",), True),
+    _S("fcovr-first-good", "fCOVR", "at first, coverage falling as executions are "
+       "added is welcome: it removes the over-coverage of the asymptotic method (all "
+       "benchmarks) and of the bootstrap (non-FFT)", ("cov.fcovr.first-good",), True),
     _S("tprecisions-note-counts", "tPrecisions", "note: for FFT and Rijndael our method uses "
        "several executions per binary and several measurements per execution; for HTTP and "
        "TCP one execution and several measurements", ("tprecisions.note-counts",), True),
-    _S("dimensioning-always-better", "sDimensioning", "our method is always better than the "
-       "default one (also in the note of tPrecisions)",
+    _S("dimensioning-always-better", "sDimensioning", "the planned design never gives a wider "
+       "interval than the one-level default (also in the note of tPrecisions)",
        ("tprecisions.always-better", "tprecisions.always-better.data"), True),
     _S("evaluation-fieller-2-or-3", "sEvaluation", "summary of the evaluation: the asymptotic "
        "method failed to give an interval only with 2 or 3 binaries or executions, never with "
