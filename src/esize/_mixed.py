@@ -74,7 +74,7 @@ import numpy as np
 from ._design import Design
 from ._errors import DesignError, EsizeError
 from ._mean_ci import Interval, _check_alpha, critical_value
-from ._ratio_df import DF_QUANTILE
+from ._ratio_df import df_rule
 
 __all__ = ["MixedFit", "reml_fit", "mixed_fit", "mixed_ratio_ci", "ZERO_VARIANCE"]
 
@@ -276,9 +276,7 @@ def _fit_tree(tree: _Tree, start: np.ndarray, top_units: int) -> MixedFit:
     theta = np.exp(psi)
     _, s11, s1y = _reml_terms(tree, theta)
     var_mean = 1.0 / s11
-    # the mean rests on the top-level units: never more than n - 1 df, also when a
-    # component lands on zero and Satterthwaite takes it as known (R8, 2026-11-29)
-    df = min(_satterthwaite(tree, psi, free, var_mean, m2ll), max(top_units - 1.0, 1.0))
+    df = _satterthwaite(tree, psi, free, var_mean, m2ll, top_units)
     names = tree.levels
     comps = {name: (0.0 if not f else float(t)) for name, t, f in zip(names, theta, free)}
     zero = tuple(name for name, f in zip(names, free) if not f)
@@ -316,12 +314,14 @@ def _newton_polish(m2ll, psi: np.ndarray, lo: float, hi: float) -> np.ndarray:
 
 
 def _satterthwaite(tree: _Tree, psi: np.ndarray, free: np.ndarray, var_mean: float,
-                   m2ll) -> float:
-    """Satterthwaite's degrees of freedom of ``Var(mu)`` (free log variances only)."""
+                   m2ll, top_units: int) -> float:
+    """Satterthwaite's degrees of freedom of ``Var(mu)`` (free log variances only), at
+    most the top level's ``n - 1``: the mean rests on the top-level units, also when a
+    component lands on zero and Satterthwaite takes it as known (R8, 2026-11-29)."""
     idx = np.flatnonzero(free)
-    n = float(tree.m.sum())
+    cap = max(top_units - 1.0, 1.0)
     if idx.size == 0:
-        return max(1.0, n - 1.0)
+        return cap
 
     def at(x, f):
         full = psi.copy()
@@ -333,8 +333,8 @@ def _satterthwaite(tree: _Tree, psi: np.ndarray, free: np.ndarray, var_mean: flo
     A = 2.0 * np.linalg.pinv(H)
     denom = float(g @ A @ g)
     if not denom > 0:
-        return max(1.0, n - 1.0)
-    return float(min(max(2.0 * var_mean * var_mean / denom, 1.0), max(n - 1.0, 1.0)))
+        return cap
+    return float(min(max(2.0 * var_mean * var_mean / denom, 1.0), cap))
 
 
 def _logs(values, what: str = "the data") -> np.ndarray:
@@ -492,36 +492,6 @@ def reml_fit(values, groups=(), *, levels=None) -> MixedFit:
     return _unscale(_fit_tree(tree, start, top), c, s)
 
 
-def _welch(v_old: float, df_old: float, v_new: float, df_new: float) -> float:
-    """Welch-Satterthwaite's degrees of freedom of the sum of two variances."""
-    total = v_old + v_new
-    if not total > 0:
-        return df_old + df_new
-    uo, un = v_old / total, v_new / total
-    return float(1.0 / (uo * uo / df_old + un * un / df_new))
-
-
-def _upper(df: float) -> float:
-    """``df / chi2_{df; DF_QUANTILE}``: a variance estimated with ``df`` degrees of
-    freedom taken at its one-sided upper limit (as :func:`esize.ratio_df_rule`)."""
-    from scipy.special import chdtri
-
-    return float(df / chdtri(df, 1.0 - DF_QUANTILE))
-
-
-def combined_df(v_old: float, df_old: float, v_new: float, df_new: float
-                ) -> tuple[float, float, str | None]:
-    """The degrees of freedom of the log ratio: :func:`esize.ratio_df_rule`'s rule with
-    each side's Satterthwaite df in place of ``n - 1``; ``(df, welch, side)``."""
-    welch = _welch(v_old, df_old, v_new, df_new)
-    by_old = _welch(v_old * _upper(df_old), df_old, v_new, df_new)
-    by_new = _welch(v_old, df_old, v_new * _upper(df_new), df_new)
-    df = min(welch, by_old, by_new)
-    if df >= welch * (1.0 - 1e-6):
-        return df, welch, None
-    return df, welch, "old" if by_old <= by_new else "new"
-
-
 def mixed_ratio_ci(old, new, *, alpha: float = 0.05, normal: bool = False) -> Interval:
     r"""The ratio of geometric means new/old from a REML mixed model of log times.
 
@@ -590,7 +560,8 @@ def mixed_ratio_ci(old, new, *, alpha: float = 0.05, normal: bool = False) -> In
     fn = new if isinstance(new, MixedFit) else mixed_fit(new)
     d = fn.mean - fo.mean
     var = fo.var_mean + fn.var_mean
-    df, welch, side = combined_df(fo.var_mean, fo.df, fn.var_mean, fn.df)
+    rule = df_rule(fo.var_mean, fo.df, fn.var_mean, fn.df)  # ratio_df_rule's, per side's df
+    df = rule.df
     q = critical_value(alpha, None if normal else max(df, 1.0))
     half = q * math.sqrt(var)
     with np.errstate(over="ignore"):
@@ -603,7 +574,7 @@ def mixed_ratio_ci(old, new, *, alpha: float = 0.05, normal: bool = False) -> In
             2.0 * special.stdtr(max(df, 1.0), -stat))
     else:
         p = 1.0 if d == 0 else 0.0
-    extra = {"estimand": ESTIMAND, "df": None if normal else df, "df_welch": welch,
-             "df_side": side, "p_value": min(1.0, p), "old": fo.as_dict(), "new": fn.as_dict()}
+    extra = {"estimand": ESTIMAND, "df": None if normal else df, "df_welch": rule.welch,
+             "df_side": rule.side, "p_value": min(1.0, p), "old": fo.as_dict(), "new": fn.as_dict()}
     return Interval(est, lo, hi, alpha, "mixed-normal" if normal else "mixed-t",
                     bool(math.isfinite(lo) and math.isfinite(hi) and hi > 0), extra=extra)

@@ -59,11 +59,17 @@ def welch_df(rel_var_old: float, rel_var_new: float, n_old: int, n_new: int) -> 
     >>> ez.welch_df(0.01, 0.01, 5, 5), ez.welch_df(0.01, 0.0, 5, 20)
     (8.0, 4.0)
     """
-    total = rel_var_old + rel_var_new
+    return _welch(rel_var_old, n_old - 1, rel_var_new, n_new - 1)
+
+
+def _welch(w_old: float, df_old: float, w_new: float, df_new: float) -> float:
+    """Welch-Satterthwaite's value for two variances with ``df_old`` and ``df_new``
+    degrees of freedom (:func:`welch_df` with ``n - 1``)."""
+    total = w_old + w_new
     if not total > 0:
-        return float(n_old + n_new - 2)
-    uo, un = rel_var_old / total, rel_var_new / total  # shares: no under/overflow
-    return float(1.0 / (uo * uo / (n_old - 1) + un * un / (n_new - 1)))
+        return float(df_old + df_new)
+    uo, un = w_old / total, w_new / total  # shares: no under/overflow
+    return float(1.0 / (uo * uo / df_old + un * un / df_new))
 
 
 #: The lower quantile of chi-square at which :func:`ratio_df_rule` takes each system's
@@ -171,9 +177,16 @@ def ratio_df_rule(mean_old, var_old, mean_new, var_new, n_old: int, n_new: int) 
     if not (math.isfinite(wo) and math.isfinite(wn)):
         df = float(min(n_old, n_new) - 1)
         return DfRule(df, df)
-    welch = welch_df(wo, wn, n_old, n_new)
-    by_old = welch_df(wo * upper_factor(n_old), wn, n_old, n_new)
-    by_new = welch_df(wo, wn * upper_factor(n_new), n_old, n_new)
+    return df_rule(wo, n_old - 1, wn, n_new - 1)
+
+
+def df_rule(w_old: float, df_old: float, w_new: float, df_new: float) -> DfRule:
+    """:func:`ratio_df_rule` for two variances known with ``df_old`` and ``df_new``
+    degrees of freedom (``n - 1`` there; each side's Satterthwaite df for the mixed
+    model, :func:`esize.mixed_ratio_ci`)."""
+    welch = _welch(w_old, df_old, w_new, df_new)
+    by_old = _welch(w_old * _upper(df_old), df_old, w_new, df_new)
+    by_new = _welch(w_old, df_old, w_new * _upper(df_new), df_new)
     df = min(welch, by_old, by_new)
     if df >= welch * (1.0 - 1e-6):  # not lowered, but for rounding
         return DfRule(df, welch)
@@ -231,9 +244,15 @@ def upper_factor(n: int) -> float:
     r""":math:`f = (n - 1) / \chi^2_{n-1;\,q}` with :math:`q` = :data:`DF_QUANTILE`: the
     factor that takes a variance estimated from ``n`` units to its one-sided upper
     limit (:func:`ratio_df_rule`)."""
+    return _upper(n - 1)
+
+
+def _upper(df: float) -> float:
+    """``df / chi2_{df; DF_QUANTILE}``: a variance known with ``df`` degrees of freedom
+    taken at its one-sided upper limit (:func:`upper_factor` with ``n - 1``)."""
     from scipy.special import chdtri  # here, so that `import esize` stays light
 
-    return float((n - 1) / chdtri(n - 1, 1.0 - DF_QUANTILE))
+    return float(df / chdtri(df, 1.0 - DF_QUANTILE))
 
 
 def ratio_df(mean_old, var_old, mean_new, var_new, n_old: int, n_new: int) -> float:
