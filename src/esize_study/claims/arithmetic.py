@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from esize import critical_value
+from esize import critical_value, optimal_counts
 from esize import t2 as unbiased_t2
 
 from ..paper import numbers as paper
@@ -129,8 +129,8 @@ def dimensioning_example(prec_rows: Sequence[Mapping] | None = None) -> list[Cla
     c2 = float(paper.FFT_BUILD_COST_MEASUREMENTS)
     msec = paper.measurement_seconds(b)
     budget = hours * 3600.0
-    n1 = math.ceil(math.sqrt(c1 * t2[2] / t2[1]))
-    n2 = math.ceil(math.sqrt(c2 / c1 * t2[1] / t2[0]))
+    # the paper's formula as printed, n_i = ceil(sqrt(c_i T_i^2 / ...)), highest first
+    n2, n1 = (int(n) for n in optimal_counts(t2, [c2, c1], below_one="clamp"))
     exec_s = (c1 + n1) * msec
     binary_s = paper.BUILD_SECONDS + n2 * exec_s
     k = math.floor(budget / binary_s)
