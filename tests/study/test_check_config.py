@@ -403,3 +403,22 @@ def test_make_reproduce_stops_before_snakemake(tmp_path, workdir):
     assert res.returncode == 2 and "snakemake" not in res.stdout
     assert res.stderr.splitlines()[0] == (
         f"esize: error: {f}:2: datasets: name 'a/../b' is not allowed: {RULE}")
+
+
+@pytest.mark.parametrize("entry, problem", [
+    ("{benchmarks: [gamma], binaries: [2]}",
+     "datasets.mine.false_alarm.refine.cells[0].benchmarks: no benchmark 'gamma' in dataset "
+     "'mine'"),
+    ("{benchmarks: all, binaries: [7]}",
+     "datasets.mine.false_alarm.refine.cells[0].binaries: size 7 is not among the grid's "
+     "binaries [1, 2, 3]"),
+])
+def test_a_refined_cell_names_the_datasets_benchmarks_and_grid(tmp_path, dataset, entry, problem):
+    f = config(tmp_path)
+    f.write_text(f.read_text() + "    false_alarm:\n      binaries: [1, 2, 3]\n"
+                 f"      refine:\n        factor: 10\n        cells:\n          - {entry}\n")
+    line = one_line(check(f))
+    assert line.startswith(f"esize: error: {f}:") and line.endswith(problem), line
+    ok = f.read_text().replace(entry, "{benchmarks: [alpha], binaries: [2, 3]}")
+    f.write_text(ok)
+    assert check(f).returncode == 0

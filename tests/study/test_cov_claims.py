@@ -9,7 +9,7 @@ from scipy import stats
 
 from esize import critical_value
 from esize_study.claims import coverage as cov_claims
-from esize_study.claims.claim import AGREE, CONTEXT, DISAGREE, PARTLY, UNDECIDED
+from esize_study.claims.claim import AGREE, ARITHMETIC, CONTEXT, DISAGREE, PARTLY, UNDECIDED
 from esize_study.coverage import model as cv
 from esize_study.coverage import records as cvrec
 from esize_study.coverage import validation as cvval
@@ -114,16 +114,19 @@ def _one(method, k, cov, n=10000, bench="FFT NA OPT"):
                           "experiments": n}])
 
 
-def test_normal_quantile_at_15_binaries_is_undecided_and_explained():
+def test_normal_quantile_at_15_binaries_is_decided_by_the_exact_value_and_explained():
     claims = cov_claims.evaluate(_one("normal", 15, 0.9402))
     c = next(c for c in claims if c.id == "cov.fcovnormal.15b")
-    assert c.verdict == UNDECIDED  # 94.02 +- 0.47: the band "> 94 %" cannot be decided
+    # 94.02 +- 0.47 could never decide "> 94 %"; the exact 93.9955 % does, by 0.0045 points
+    assert (c.verdict, c.evidence) == (DISAGREE, ARITHMETIC)
     assert "94.00 %" in c.explanation and "92.98 %" in c.explanation
+    assert "93.9955 % is 0.0045 points under 94 %" in c.explanation
     assert "do not add precision" in c.explanation
     assert c.values["exact"] == pytest.approx(0.93996, abs=1e-5)
-    # far enough above the edge, with enough experiments, it agrees
+    # whatever the simulation says: the exact value decides, the simulation is its check
     claims = cov_claims.evaluate(_one("normal", 15, 0.9480, n=100000))
-    assert next(c for c in claims if c.id == "cov.fcovnormal.15b").verdict == AGREE
+    c = next(c for c in claims if c.id == "cov.fcovnormal.15b")
+    assert c.verdict == DISAGREE and "not contained by FFT NA OPT" in c.explanation
 
 
 @pytest.mark.parametrize("method, k, cov, n, verdict", [

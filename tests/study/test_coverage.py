@@ -1,6 +1,7 @@
 """Coverage simulations: determinism, sharding and the model's shortcuts."""
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -153,3 +154,71 @@ def test_cells_from_config_cover_every_experiment():
     assert len(cv.cells_from_config(cfg, boot_grid=False)) == len(cells) - 2
     v = cv.validation_cells(cfg)
     assert {c.mode for c in v} == {"approx", "exact"} and all(c.keep for c in v)
+
+
+def test_refined_points_get_more_experiments_and_keep_their_first_ones():
+    cfg = {
+        "alpha": 0.05, "resamples": 20, "experiments": 40, "boot_experiments": 10, "block": 5,
+        "param_block": 20,
+        "fCOV": {"executions": 3, "measurements": 4, "binaries": [2, 3], "boot_binaries": [2, 3],
+                 "schemes": ["RRR"]},
+        "fCOVGrid": {"measurements": 4, "binaries": [2], "executions": [2],
+                     "boot_binaries": [2], "boot_executions": [2]},
+        "fCOVR": {"measurements": 4, "executions": [2], "boot_executions": [3]},
+        "fCOVRSGrid": {"executions": [2, 3], "measurements": [2, 5]},
+        "refine": {"factor": 4, "cells": [
+            {"benchmarks": ["b"], "experiment": "fCOV", "method": "bootstrap", "binaries": [3]},
+            {"benchmarks": "all", "experiment": "fCOVRSGrid", "method": "parametric",
+             "executions": [3]}]},
+    }
+    plain = cv.cells_from_config(cfg)
+    for bench, want in (("b", {("fCOV", 3, 1): 40, ("fCOVRSGrid", 3, 0): 160}),
+                        ("other", {("fCOVRSGrid", 3, 0): 160})):
+        refined = cv.cells_from_config(cfg, bench=bench)
+        changed = {(r.experiment, r.top, int(bool(r.schemes))): r.experiments
+                   for r, p in zip(refined, plain) if r != p}
+        assert changed == want
+    # a point's first block is the same whatever its count: its seed ignores the count
+    for cell in (cv.CellSpec("fCOVRSGrid", 1, 3, 5, 40, block=20, keep=True),
+                 cv.CellSpec("fCOV", 3, 3, 4, 10, (), ("RRR",), 20, block=5, keep=True)):
+        short = cvrec.intervals_frame(cv.simulate_cells(MODEL, [cell], seed=3, bench_id=1), "b")
+        long = cvrec.intervals_frame(cv.simulate_cells(
+            MODEL, [replace(cell, experiments=4 * cell.experiments)], seed=3, bench_id=1), "b")
+        assert len(long) == 4 * len(short)
+        for method, part in short.groupby(["method", "scheme"]):
+            whole = long.set_index(["method", "scheme"]).loc[method].reset_index()
+            pd.testing.assert_frame_equal(whole.iloc[:len(part)],
+                                          part.reset_index(drop=True)[whole.columns])
+
+
+def test_two_level_coverage_is_exact_for_the_simulated_model():
+    """Two routes: quadrature under the model against 40,000 simulated experiments."""
+    from esize import critical_value
+    from esize_study.estimate.coverage import two_level_coverage
+
+    cells = [cv.CellSpec("fCOVRSGrid", 1, e, n, 40000, block=40000)
+             for e, n in ((3, 2), (3, 50), (10, 5), (40, 100))]
+    c = cvrec.summarise(cv.simulate_cells(MODEL, cells, seed=4, bench_id=0), "b")
+    for r in c[c["method"] == "asymptotic"].itertuples():
+        exact = two_level_coverage(MODEL.variances, r.executions, r.measurements,
+                                   critical_value(0.05, r.executions - 1), MODEL.ratio)
+        se = math.sqrt(exact * (1 - exact) / r.n)
+        assert abs(r.covered / r.n - exact) <= 4 * se, (r.executions, r.measurements, exact)
+    # the binaries' variance left out: far below 95 % with many executions
+    assert two_level_coverage(MODEL.variances, 40, 100, critical_value(0.05, 39)) < 0.6
+
+
+def test_the_extreme_of_noisy_cells_falls_where_its_interval_says():
+    """Two routes: the exact distribution of the lowest (highest) binomial share against
+    20,000 simulated grids of 60 cells."""
+    from esize_study.estimate.coverage import extreme_interval
+
+    p = np.linspace(0.95, 0.99, 60)
+    n = 2000
+    rng = np.random.default_rng(11)
+    shares = rng.binomial(n, p, size=(20000, p.size)) / n
+    for lowest, seen in ((True, shares.min(axis=1)), (False, shares.max(axis=1))):
+        lo, hi = extreme_interval(p, n, lowest=lowest)
+        inside = np.mean((seen >= lo) & (seen <= hi))
+        assert 0.95 <= inside <= 0.985, (lowest, lo, hi, inside)  # lattice: at least 95 %
+        assert np.mean(seen < lo) <= 0.025 + 0.004 and np.mean(seen > hi) <= 0.025 + 0.004

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from esize import critical_value, fieller
+from esize import EsizeError, critical_value, fieller
 from esize_study.engine import seeds as eseeds
 from esize_study.estimate import rates as erates
 from esize_study.falsealarm import simulate as fa
@@ -125,3 +125,40 @@ def test_identical_systems_alarm_at_nominal_rate_for_large_k():
                              bench_id=0, block_size=500)
     t = np.concatenate([r["tstar"] for r in recs if r["method"] == "asymptotic"])
     assert erates.rates_at(t, [0.0])[0] == pytest.approx(0.05, abs=0.015)
+
+
+def test_a_refined_cell_continues_the_grid_cell(stats):
+    """A cell simulated 3 times as long is the grid's cell and its refinement: two routes,
+    the same numbers (the refined blocks draw the seeds the long cell would)."""
+    cfg = {"comparisons": 100, "resamples": 40, "alpha": 0.05, "schemes": ["RRR", "FLAT"],
+           "binaries": [1, 3], "executions": [1, 4],
+           "refine": {"factor": 3, "cells": [{"benchmarks": "all", "binaries": [3],
+                                              "executions": "all"}]}}
+    kw = dict(seed=5, bench_id=2, block_size=50)
+    for kind, size in (("binaries", 3), ("executions", 4), ("executions", 1)):
+        grid = [c for c in fa.grid_cells(cfg, kind) if c.size == size]
+        refined = [c for c in fa.refined_cells(cfg, "x", kind) if c.size == size]
+        assert len(grid) == len(refined) == 1 and refined[0].first == 100
+        long = fa.CellSpec(kind, size, 300, 40, grid[0].schemes)
+        a = _by_key(fa.simulate_cells(stats, grid + refined, **kw))
+        b = _by_key(fa.simulate_cells(stats, [long], **kw))
+        assert a.keys() == b.keys()
+        for k in a:
+            assert a[k].shape == (300,)
+            np.testing.assert_array_equal(a[k], b[k])
+
+
+def test_a_parametric_refinement_gives_the_parametric_numbers_of_a_full_one(stats):
+    full = fa.CellSpec("binaries", 3, 150, 40, ("RRR",), first=50)
+    par = fa.CellSpec("binaries", 3, 150, 40, ("RRR",), first=50, bootstrap=False)
+    kw = dict(seed=9, bench_id=1, block_size=50)
+    a, b = _by_key(fa.simulate_cells(stats, [full], **kw)), _by_key(fa.simulate_cells(stats, [par], **kw))
+    assert set(b) == {("binaries", 3, m, "-") for m in ("asymptotic", "normal")}
+    for k in b:
+        assert b[k].shape == (100,)
+        np.testing.assert_array_equal(a[k], b[k])
+
+
+def test_a_refined_cell_must_start_on_a_block():
+    with pytest.raises(EsizeError, match="not a multiple"):
+        fa.CellSpec("binaries", 3, 150, 40, first=30).first_block(50)

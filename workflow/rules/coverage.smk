@@ -122,6 +122,8 @@ rule cov_report:
         csv=f"{RESULTS}/{{dataset}}/sim/coverage.csv",
         counts=f"{RESULTS}/{{dataset}}/sim/coverage_counts.parquet",
         validation=cov_validation_inputs,
+        # the model's variances: the exact coverage of each fCOVRSGrid cell
+        variances=per_benchmark("{results}/{dataset}/variances/{bench}.json"),
     output:
         md=f"{RESULTS}/{{dataset}}/report_coverage.md",
         claims=f"{RESULTS}/{{dataset}}/claims_coverage.json",

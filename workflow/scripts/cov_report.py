@@ -4,6 +4,7 @@ import pandas as pd
 
 from esize_study.claims import claim as cl
 from esize_study.claims import coverage as cov_claims
+from esize_study.coverage.model import Model
 from esize_study.datasets import files
 from esize_study.render import registry
 from esize_study.render.validation import coverage_validation
@@ -13,7 +14,11 @@ log = files.script_logging(snakemake.log[0])  # noqa: F821
 table = pd.read_csv(snakemake.input.csv)  # noqa: F821
 counts = pd.read_parquet(snakemake.input.counts)  # noqa: F821
 validation = pd.concat([pd.read_parquet(p) for p in snakemake.input.validation], ignore_index=True)  # noqa: F821
-claims = cov_claims.evaluate(table, counts)
+variances = {}
+for path in snakemake.input.variances:  # noqa: F821
+    est = files.read_json(path)
+    variances[est["benchmark"]] = Model.from_estimates(est["S2"], est["mean"]).variances
+claims = cov_claims.evaluate(table, counts, variances)
 body = coverage_section(claims, table, coverage_validation(validation))
 files.atomic_write_text(snakemake.output.md, registry.section("coverage", body))  # noqa: F821
 cl.write_claims(snakemake.output.claims, claims)  # noqa: F821

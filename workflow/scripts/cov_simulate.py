@@ -12,7 +12,8 @@ cfg = snakemake.params.cov  # noqa: F821
 shard = tuple(int(x) for x in snakemake.wildcards.shard.split("-of-"))  # noqa: F821
 est = files.read_json(snakemake.input[0])  # noqa: F821
 model = cv.Model.from_estimates(est["S2"], est["mean"], cfg["ratio"])
-cells = cv.cells_from_config(cfg, boot_grid=snakemake.params.boot_grid)  # noqa: F821
+cells = cv.cells_from_config(cfg, boot_grid=snakemake.params.boot_grid,  # noqa: F821
+                             bench=est["benchmark"])
 t0 = time.perf_counter()
 simulated = cv.simulate_cells(model, cells, seed=cfg["seed"], bench_id=bench_id(est["benchmark"]),
                             n_jobs=snakemake.threads, shard=shard)  # noqa: F821

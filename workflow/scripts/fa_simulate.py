@@ -13,11 +13,8 @@ kind = snakemake.wildcards.kind  # noqa: F821
 shard = tuple(int(x) for x in snakemake.wildcards.shard.split("-of-"))  # noqa: F821
 design, meta = files.load_design_npz(snakemake.input[0])  # noqa: F821
 stats = fa.bench_stats(design)
-schemes = tuple(cfg["schemes"]) if kind == "binaries" else ("RRR",)
-cells = [
-    fa.CellSpec(kind, int(size), cfg["comparisons"], cfg["resamples"], schemes, cfg["alpha"])
-    for size in cfg[kind]
-]
+# the grid, and the extra comparisons of the cells the dataset refines
+cells = fa.grid_cells(cfg, kind) + fa.refined_cells(cfg, meta["benchmark"], kind)
 t0 = time.perf_counter()
 simulated = fa.simulate_cells(
     stats,

@@ -73,7 +73,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 import numpy as np
@@ -95,6 +95,7 @@ __all__ = [
     "simulate_block",
     "simulate_cells",
     "cells_from_config",
+    "refine_factor",
     "validation_cells",
 ]
 
@@ -395,10 +396,14 @@ def _cost(cell: CellSpec) -> float:
 
 
 # -- cells from the configuration ------------------------------------------------------------
-def cells_from_config(cfg: Mapping, *, boot_grid: bool = True) -> list[CellSpec]:
+def cells_from_config(cfg: Mapping, *, boot_grid: bool = True,
+                      bench: str | None = None) -> list[CellSpec]:
     """All cells of one benchmark for the ``coverage`` configuration section.
 
-    ``boot_grid``: whether this benchmark also gets the bootstrap fCOVGrid.
+    ``boot_grid``: whether this benchmark also gets the bootstrap fCOVGrid. The cells
+    that ``cfg["refine"]`` lists for ``bench`` (:func:`refine_factor`) get that many
+    times the experiments; their first experiments are the unrefined cell's, since a
+    block's seed does not depend on the count.
     """
     a, R = cfg["alpha"], cfg["resamples"]
     npar, nboot = cfg["experiments"], cfg["boot_experiments"]
@@ -426,7 +431,32 @@ def cells_from_config(cfg: Mapping, *, boot_grid: bool = True) -> list[CellSpec]
     cells += [boot("fCOVR", 1, e, r["measurements"], ("RRR",)) for e in r["boot_executions"]]
     s = cfg["fCOVRSGrid"]
     cells += [par("fCOVRSGrid", 1, e, n) for e in s["executions"] for n in s["measurements"]]
+    refine = cfg.get("refine")
+    if refine and bench is not None:
+        cells = [replace(c, experiments=c.experiments * refine_factor(refine, bench, c))
+                 for c in cells]
     return cells
+
+
+def refine_factor(refine: Mapping, bench: str, cell: CellSpec) -> int:
+    """How many times its experiments a cell gets: ``refine["factor"]`` when an entry of
+    ``refine["cells"]`` names it, else 1.
+
+    An entry names ``benchmarks`` (a list, or ``"all"``), an ``experiment``, a
+    ``method`` (``parametric`` or ``bootstrap``) and optionally lists of ``binaries``,
+    ``executions`` and ``measurements`` (a size it leaves out is any size).
+    """
+    boot = bool(cell.schemes)
+    for entry in refine.get("cells") or ():
+        names = entry.get("benchmarks", "all")
+        if names != "all" and bench not in names:
+            continue
+        if entry["experiment"] != cell.experiment or (entry["method"] == "bootstrap") != boot:
+            continue
+        if all(entry.get(k) is None or getattr(cell, k) in entry[k]
+               for k in ("binaries", "executions", "measurements")):
+            return int(refine["factor"])
+    return 1
 
 
 def validation_cells(cfg: Mapping) -> list[CellSpec]:

@@ -36,6 +36,7 @@ from .settings import (
     dataset_benchmarks,
     dataset_name_problem,
     dataset_settings,
+    false_alarm_settings,
 )
 from .yamlfile import brief, load_yaml, read_text, value_problem
 
@@ -272,6 +273,7 @@ def config_problem(
             _check_analysis_keys(config, name)
             benchmarks = dataset_benchmarks(config, name)
             _check_paper_costs(config, name, benchmarks)
+            _check_refine(config, name, benchmarks)
             dataset_costs(config, name, benchmarks.values())
         except ConfigError as exc:
             where = _locate(exc.keys, _lookup(config, exc.keys), sources)
@@ -309,6 +311,37 @@ def _check_paper_costs(config: Mapping, name: str, benchmarks: Mapping[str, str]
                           f"'paper' costs exist for the paper's ten benchmarks only, not for "
                           f"{', '.join(map(repr, others[:3]))}{', ...' if len(others) > 3 else ''}: "
                           "use 'data' or a costs file ({file: costs.json})")
+
+
+def _check_refine(config: Mapping, name: str, benchmarks: Mapping[str, str]) -> None:
+    """A dataset's ``refine`` sections name its benchmarks, and the false-alarm one
+    sizes of its grid with whole blocks of comparisons (so that the refined blocks
+    continue the grid's seeds)."""
+    names = set(benchmarks.values())
+    for section in ("false_alarm", "coverage"):
+        refine = (config["datasets"][name].get(section) or {}).get("refine")
+        if not refine:
+            continue
+        fa = false_alarm_settings(config, name) if section == "false_alarm" else None
+        for i, entry in enumerate(refine["cells"]):
+            where = ("datasets", name, section, "refine", "cells", i)
+            wanted = entry["benchmarks"]
+            unknown = [] if wanted == "all" else [b for b in wanted if b not in names]
+            if unknown:
+                raise ConfigError(where + ("benchmarks",),
+                                  f"no benchmark {unknown[0]!r} in dataset {name!r}")
+            if fa is None:
+                continue
+            if fa["comparisons"] % fa["block"]:
+                raise ConfigError(where, f"refining needs false_alarm.comparisons "
+                                         f"({fa['comparisons']}) in whole blocks of "
+                                         f"{fa['block']}")
+            for kind in ("binaries", "executions"):
+                sizes = entry.get(kind)
+                off = [] if sizes in (None, "all") else [k for k in sizes if k not in fa[kind]]
+                if off:
+                    raise ConfigError(where + (kind,), f"size {off[0]} is not among the "
+                                                       f"grid's {kind} {fa[kind]}")
 
 
 def snakemake_config_sources(workflow) -> list[tuple[str, Mapping]]:

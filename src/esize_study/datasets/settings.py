@@ -263,13 +263,16 @@ def known_effects(config: Mapping, name: str) -> dict[str, dict]:
 def false_alarm_settings(config: Mapping, name: str) -> dict:
     """The false-alarm settings for dataset ``name``: ``config["false_alarm"]`` with
     the dataset's own ``false_alarm: {binaries, executions}`` sizes, if it gives them
-    (a measured pool of 30 binaries x 10 executions is subsampled only up to its size).
+    (a measured pool of 30 binaries x 10 executions is subsampled only up to its size),
+    and its ``refine`` section (None without one: the cells a claim hinges on, run
+    longer, :func:`esize_study.falsealarm.simulate.refined_cells`).
     """
     out = section_with_defaults(config, "false_alarm")
     own = config["datasets"][name].get("false_alarm") or {}
     for key in ("binaries", "executions"):
         if own.get(key):
             out[key] = list(own[key])
+    out["refine"] = own.get("refine")
     return out
 
 
@@ -277,7 +280,9 @@ def coverage_settings(config: Mapping, name: str) -> dict:
     """The coverage settings for dataset ``name``: ``config["coverage"]`` with the
     dataset's own ``coverage: {experiments, boot_experiments, resamples, validation:
     {experiments, resamples}}`` where it gives them (a measured dataset whose coverage
-    is judged on its own data can run the model's simulation with fewer experiments).
+    is judged on its own data can run the model's simulation with fewer experiments),
+    and its ``refine`` section (None without one:
+    :func:`esize_study.coverage.model.refine_factor`).
     """
     out = section_with_defaults(config, "coverage")
     own = config["datasets"][name].get("coverage") or {}
@@ -287,6 +292,7 @@ def coverage_settings(config: Mapping, name: str) -> dict:
     for key in COVERAGE_VALIDATION_OVERRIDES:
         if (own.get("validation") or {}).get(key):
             out["validation"][key] = int(own["validation"][key])
+    out["refine"] = own.get("refine")
     return out
 
 

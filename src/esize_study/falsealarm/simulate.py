@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 import numpy as np
@@ -76,6 +76,8 @@ __all__ = [
     "CellSpec",
     "simulate_block",
     "simulate_cells",
+    "grid_cells",
+    "refined_cells",
 ]
 
 EXPERIMENTS = {"binaries": 1, "executions": 2}
@@ -133,7 +135,13 @@ def bench_stats(data) -> BenchStats:
 
 @dataclass(frozen=True)
 class CellSpec:
-    """One simulated cell: an experiment at one size."""
+    """One simulated cell: an experiment at one size.
+
+    ``first`` comparisons are skipped (a multiple of the block size): a cell refined
+    with more comparisons runs only the blocks beyond the grid's own, whose seeds are
+    those the grid's cell would give them. ``bootstrap=False`` runs the parametric
+    methods only (their draws do not depend on the bootstrap's streams).
+    """
 
     experiment: str  # "binaries" or "executions"
     size: int  # k binaries, or e executions
@@ -142,10 +150,19 @@ class CellSpec:
     schemes: tuple[str, ...] = ("RRR",)
     alpha: float = 0.05
     mode: str = "approx"
+    first: int = 0
+    bootstrap: bool = True
 
     def blocks(self, block: int) -> int:
-        """Number of blocks of ``block`` comparisons."""
+        """Number of blocks of ``block`` comparisons, the skipped ones included."""
         return math.ceil(self.comparisons / block)
+
+    def first_block(self, block: int) -> int:
+        """The first block to run (``first`` must be a multiple of ``block``)."""
+        if self.first % block:
+            raise EsizeError(f"a refined cell starts at comparison {self.first}, not a "
+                             f"multiple of the block of {block}")
+        return self.first // block
 
     @property
     def key(self) -> tuple[int, int]:
@@ -231,6 +248,54 @@ def _boot_executions(st: BenchStats, binaries, execs, rng, cell: CellSpec) -> di
     return {"RRR": normal_shift(base, v, z, e)}
 
 
+def grid_cells(cfg, kind: str) -> list[CellSpec]:
+    """The cells of experiment ``kind`` for the ``false_alarm`` settings ``cfg``: every
+    size of ``cfg[kind]`` with ``cfg["comparisons"]`` comparisons (bootstrap schemes:
+    all of ``cfg["schemes"]`` for ``binaries``, RRR for ``executions``)."""
+    schemes = tuple(cfg["schemes"]) if kind == "binaries" else ("RRR",)
+    return [CellSpec(kind, int(size), cfg["comparisons"], cfg["resamples"], schemes, cfg["alpha"])
+            for size in cfg[kind]]
+
+
+def refined_cells(cfg, bench: str, kind: str) -> list[CellSpec]:
+    """The extra comparisons of the cells that ``cfg["refine"]`` lists for ``bench``.
+
+    Each entry of ``cfg["refine"]["cells"]`` names ``benchmarks`` (a list or ``"all"``),
+    the sizes of ``binaries`` and/or ``executions`` (a list or ``"all"``, each among
+    the grid's sizes) and ``bootstrap`` (default true; false refines the parametric
+    methods only, which is far cheaper). A listed cell gets ``factor`` times the grid's
+    comparisons: the returned cells run only the comparisons beyond the grid's
+    (``first``), with the seeds the grid's cell would give them, so the grid's results
+    and the refined ones together are one cell simulated ``factor`` times as long.
+
+    Examples
+    --------
+    >>> cfg = {"comparisons": 100, "resamples": 50, "alpha": 0.05, "schemes": ["RRR"],
+    ...        "binaries": [2, 3, 10], "executions": [1, 2],
+    ...        "refine": {"factor": 10, "cells": [
+    ...            {"benchmarks": ["TCP"], "binaries": [2, 10]},
+    ...            {"benchmarks": "all", "binaries": [10], "bootstrap": False}]}}
+    >>> [(c.size, c.first, c.comparisons, c.bootstrap) for c in refined_cells(cfg, "TCP", "binaries")]
+    [(2, 100, 1000, True), (10, 100, 1000, True)]
+    >>> [(c.size, c.bootstrap) for c in refined_cells(cfg, "FFT", "binaries")]
+    [(10, False)]
+    >>> refined_cells(cfg, "FFT", "executions")
+    []
+    """
+    refine = cfg.get("refine") or {}
+    boot: dict[int, bool] = {}
+    for entry in refine.get("cells") or ():
+        names = entry.get("benchmarks", "all")
+        want = entry.get(kind)
+        if (names != "all" and bench not in names) or want is None:
+            continue
+        for size in (cfg[kind] if want == "all" else want):
+            boot[int(size)] = boot.get(int(size), False) or bool(entry.get("bootstrap", True))
+    n = cfg["comparisons"]
+    return [replace(c, comparisons=int(refine["factor"]) * n, first=n, bootstrap=boot[c.size])
+            for c in grid_cells(cfg, kind) if c.size in boot]
+
+
 def simulate_block(st: BenchStats, cell: CellSpec, *, seed: int, bench_id: int, block: int,
                    block_size: int) -> list[dict]:
     """Simulate comparisons ``[block * block_size, ...)`` of ``cell``.
@@ -258,8 +323,9 @@ def simulate_block(st: BenchStats, cell: CellSpec, *, seed: int, bench_id: int, 
             df = ne - 1
         res = _param(mo.mean(1), mo.var(1, ddof=1) / mo.shape[1],
                      mn.mean(1), mn.var(1, ddof=1) / mn.shape[1], df, cell.alpha)
-        boot_old = _boot_binaries(st, old, g_old, cell)
-        boot_new = _boot_binaries(st, new, g_new, cell)
+        if cell.bootstrap:
+            boot_old = _boot_binaries(st, old, g_old, cell)
+            boot_new = _boot_binaries(st, new, g_new, cell)
     elif cell.experiment == "executions":
         e = cell.size
         bo = g_units.integers(0, nb, size=c)
@@ -274,10 +340,13 @@ def simulate_block(st: BenchStats, cell: CellSpec, *, seed: int, bench_id: int, 
             res = _param(st.exec_means[bo, xo[:, 0]], st.exec_vars[bo, xo[:, 0]] / n1,
                          st.exec_means[bn, xn[:, 0]], st.exec_vars[bn, xn[:, 0]] / n1,
                          n1 - 1, cell.alpha)
-        boot_old = _boot_executions(st, bo, xo, g_old, cell)
-        boot_new = _boot_executions(st, bn, xn, g_new, cell)
+        if cell.bootstrap:
+            boot_old = _boot_executions(st, bo, xo, g_old, cell)
+            boot_new = _boot_executions(st, bn, xn, g_new, cell)
     else:
         raise EsizeError(f"unknown experiment {cell.experiment!r}")
+    if not cell.bootstrap:
+        boot_old = boot_new = {}
     records = []
     for method, (lo, hi, ok) in res.items():
         records.append({"method": method, "scheme": "-", "tstar": _tstar(lo, hi, ok),
@@ -310,8 +379,8 @@ def simulate_cells(
     :func:`esize_study.engine.tasks.run_tasks`).
     """
     fn = partial(_block_task, st, seed=seed, bench_id=bench_id, block_size=block_size)
-    return run_tasks(fn, cells, lambda c: c.blocks(block_size), n_jobs=n_jobs, shard=shard,
-                     cost=partial(_cost, n1=st.shape[2]))
+    return run_tasks(fn, cells, lambda c: c.blocks(block_size) - c.first_block(block_size),
+                     n_jobs=n_jobs, shard=shard, cost=partial(_cost, n1=st.shape[2]))
 
 
 def _cost(cell: CellSpec, n1: int) -> float:
@@ -323,9 +392,9 @@ def _cost(cell: CellSpec, n1: int) -> float:
     units = n1 if cell.experiment == "executions" and cell.size == 1 else cell.size
     if cell.mode == "exact":
         units *= 50
-    return 1.0 + len(cell.schemes) * cell.resamples * units / 20.0
+    return 1.0 + cell.bootstrap * len(cell.schemes) * cell.resamples * units / 20.0
 
 
 def _block_task(st, cell, block, *, seed, bench_id, block_size):
-    return simulate_block(st, cell, seed=seed, bench_id=bench_id, block=block,
-                          block_size=block_size)
+    return simulate_block(st, cell, seed=seed, bench_id=bench_id,
+                          block=block + cell.first_block(block_size), block_size=block_size)
