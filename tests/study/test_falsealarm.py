@@ -162,3 +162,14 @@ def test_a_parametric_refinement_gives_the_parametric_numbers_of_a_full_one(stat
 def test_a_refined_cell_must_start_on_a_block():
     with pytest.raises(EsizeError, match="not a multiple"):
         fa.CellSpec("binaries", 3, 150, 40, first=30).first_block(50)
+
+
+@pytest.mark.parametrize("subset", [("RRR",), ("RNN", "FLAT"), ("FLAT",), ("RRN",)])
+def test_a_subset_of_schemes_gives_their_numbers_of_the_whole_set(stats, subset):
+    every = ("RRR", "RRN", "RNN", "FLAT")
+    kw = dict(seed=4, bench_id=3, block_size=50)
+    whole = _by_key(fa.simulate_cells(stats, [fa.CellSpec("binaries", 3, 100, 40, every)], **kw))
+    part = _by_key(fa.simulate_cells(stats, [fa.CellSpec("binaries", 3, 100, 40, subset)], **kw))
+    assert {k[3] for k in part} == set(subset) | {"-"}
+    for k in part:
+        np.testing.assert_array_equal(part[k], whole[k])

@@ -21,7 +21,7 @@ from ..estimate.rates import (
     z_for,
 )
 
-__all__ = ["FalseAlarmData", "pct", "iv_text", "rate_text", "se", "upper_half", "diff_interval",
+__all__ = ["FalseAlarmData", "equal_weight_count", "pct", "iv_text", "rate_text", "se", "upper_half", "diff_interval",
            "paired_difference", "rank_corr", "rise", "rank_rule", "ratio_rule", "ratio_each", "first_reached",
            "points", "points_interval"]
 
@@ -76,11 +76,22 @@ class FalseAlarmData:
         return g[g["size"].isin(sizes)]
 
     def rate(self, bench, kind, sizes, method, scheme="-", threshold=0.0):
-        """Share of alarms at ``threshold`` and the number of comparisons (pooled sizes)."""
-        ts = self.sel(bench, kind, sizes, method, scheme)["tstar"].to_numpy()
+        """Share of alarms at ``threshold`` and the number of comparisons (pooled sizes).
+
+        Every size weighs the same, whatever its count (a refined cell has more
+        comparisons than the grid's): the rate is the mean of the sizes' rates, and the
+        count is :func:`equal_weight_count` of theirs. With equal counts this is the
+        pooled share and the total count."""
+        sel = self.sel(bench, kind, sizes, method, scheme)
+        ts = sel["tstar"].to_numpy()
         if ts.size == 0:
             return math.nan, 0
-        return float(rates_at(ts, [threshold])[0]), int(ts.size)
+        size = sel["size"].to_numpy()
+        ks, counts = np.unique(size, return_counts=True)
+        if counts.min() == counts.max():
+            return float(rates_at(ts, [threshold])[0]), int(ts.size)
+        alarms = np.bincount(np.searchsorted(ks, size), weights=ts > threshold)
+        return float(np.mean(alarms / counts)), equal_weight_count(counts)
 
     def all_of(self, kind, method):
         """The comparisons of every benchmark and scheme of ``kind`` and ``method``."""
@@ -134,6 +145,23 @@ class FalseAlarmData:
             parts.append(s.set_index(["size", "comparison"])["tstar"] > 0)
         j = pd.concat(parts, axis=1, join="inner")
         return j.iloc[:, 0].to_numpy(float), j.iloc[:, 1].to_numpy(float)
+
+
+def equal_weight_count(counts) -> int:
+    r"""The count of a mean of shares over groups of ``counts`` comparisons each.
+
+    The mean of :math:`S` independent shares of :math:`n_s` trials each has the variance
+    :math:`p(1-p)\sum_s (1/n_s) / S^2` when they share :math:`p`: that of one share of
+    :math:`S^2 / \sum_s (1/n_s)` trials, the number returned (rounded). Equal counts
+    give their total.
+
+    >>> equal_weight_count([1000, 1000, 1000])
+    3000
+    >>> equal_weight_count([10000, 1000])
+    3636
+    """
+    c = np.asarray(counts, dtype=float)
+    return int(round(c.size**2 / np.sum(1.0 / c)))
 
 
 def upper_half(ks) -> list[int]:

@@ -336,6 +336,10 @@ def _check_refine(config: Mapping, name: str, benchmarks: Mapping[str, str]) -> 
                 raise ConfigError(where, f"refining needs false_alarm.comparisons "
                                          f"({fa['comparisons']}) in whole blocks of "
                                          f"{fa['block']}")
+            off = [x for x in entry.get("schemes") or () if x not in fa["schemes"]]
+            if off:
+                raise ConfigError(where + ("schemes",), f"scheme {off[0]} is not among "
+                                                        f"false_alarm.schemes {fa['schemes']}")
             for kind in ("binaries", "executions"):
                 sizes = entry.get(kind)
                 off = [] if sizes in (None, "all") else [k for k in sizes if k not in fa[kind]]

@@ -212,11 +212,20 @@ class CoverageTable:
                 for r in s.itertuples()}
 
     def pooled(self, experiment, method, scheme, bench, x, values):
-        """Coverage pooled over the points with ``x`` in ``values``: (coverage, n)."""
+        r"""Coverage pooled over the points with ``x`` in ``values``: (coverage, n).
+
+        Every point weighs the same, whatever its count (a refined point has more
+        experiments): the mean of the points' coverages, and ``n`` such that one share
+        of ``n`` trials has the mean's variance, :math:`S^2/\sum_s(1/n_s)`; with
+        equal counts, the pooled share and the total."""
         s = self.sel(experiment, method, scheme, bench)
         s = s[s[x].isin(list(values))]
-        n = int(s["experiments"].sum())
-        return (float((s["coverage"] * s["experiments"]).sum() / n), n) if n else (math.nan, 0)
+        n = s["experiments"].to_numpy(float)
+        if n.size == 0 or n.sum() == 0:
+            return math.nan, 0
+        if n.min() == n.max():
+            return float((s["coverage"] * s["experiments"]).sum() / n.sum()), int(n.sum())
+        return float(s["coverage"].mean()), int(round(n.size**2 / np.sum(1.0 / n)))
 
 
 def grid_share(sel, row: str) -> tuple[float, float]:

@@ -195,9 +195,10 @@ def _boot_binaries(st: BenchStats, units: np.ndarray, rng, cell: CellSpec) -> di
                 [resample_means(st.data[u], s, R, rng=rng) for u in units]
             )
         return out
-    if schemes:
+    if cell.schemes:
         # the means, and the bootstrap variances the schemes need, summed over the
-        # same draws of k binaries per replicate
+        # same draws of k binaries per replicate (drawn for any scheme, FLAT alone too:
+        # then FLAT's own draws follow the same ones whatever the subset of schemes)
         need = [st.binary_means] + [st.v_rrr if s == "RRR" else st.v_rrn
                                     for s in schemes if s != "RNN"]
         sums = resampled_sums([q[units] for q in need], R, rng)
@@ -262,8 +263,11 @@ def refined_cells(cfg, bench: str, kind: str) -> list[CellSpec]:
 
     Each entry of ``cfg["refine"]["cells"]`` names ``benchmarks`` (a list or ``"all"``),
     the sizes of ``binaries`` and/or ``executions`` (a list or ``"all"``, each among
-    the grid's sizes) and ``bootstrap`` (default true; false refines the parametric
-    methods only, which is far cheaper). A listed cell gets ``factor`` times the grid's
+    the grid's sizes), ``bootstrap`` (default true; false refines the parametric
+    methods only, which is far cheaper) and ``schemes`` (default: the grid's; a subset
+    refines only those bootstrap schemes, whose numbers do not depend on the others:
+    the draws they share are made for any subset, and FLAT's own come after them). A
+    listed cell gets ``factor`` times the grid's
     comparisons: the returned cells run only the comparisons beyond the grid's
     (``first``), with the seeds the grid's cell would give them, so the grid's results
     and the refined ones together are one cell simulated ``factor`` times as long.
@@ -277,23 +281,32 @@ def refined_cells(cfg, bench: str, kind: str) -> list[CellSpec]:
     ...            {"benchmarks": "all", "binaries": [10], "bootstrap": False}]}}
     >>> [(c.size, c.first, c.comparisons, c.bootstrap) for c in refined_cells(cfg, "TCP", "binaries")]
     [(2, 100, 1000, True), (10, 100, 1000, True)]
+    >>> cfg["refine"]["cells"][0]["schemes"] = ["RRR"]
+    >>> cfg["schemes"] = ["RRR", "FLAT"]
+    >>> [(c.size, c.schemes) for c in refined_cells(cfg, "TCP", "binaries")]
+    [(2, ('RRR',)), (10, ('RRR',))]
     >>> [(c.size, c.bootstrap) for c in refined_cells(cfg, "FFT", "binaries")]
     [(10, False)]
     >>> refined_cells(cfg, "FFT", "executions")
     []
     """
     refine = cfg.get("refine") or {}
-    boot: dict[int, bool] = {}
+    grid = grid_cells(cfg, kind)
+    every = grid[0].schemes if grid else ()
+    boot: dict[int, set] = {}  # size -> the schemes it refines (empty: parametric only)
     for entry in refine.get("cells") or ():
         names = entry.get("benchmarks", "all")
         want = entry.get(kind)
         if (names != "all" and bench not in names) or want is None:
             continue
+        schemes = set(entry.get("schemes") or every) if entry.get("bootstrap", True) else set()
         for size in (cfg[kind] if want == "all" else want):
-            boot[int(size)] = boot.get(int(size), False) or bool(entry.get("bootstrap", True))
+            boot.setdefault(int(size), set()).update(schemes & set(every))
     n = cfg["comparisons"]
-    return [replace(c, comparisons=int(refine["factor"]) * n, first=n, bootstrap=boot[c.size])
-            for c in grid_cells(cfg, kind) if c.size in boot]
+    return [replace(c, comparisons=int(refine["factor"]) * n, first=n,
+                    bootstrap=bool(boot[c.size]),
+                    schemes=tuple(s for s in every if s in boot[c.size]) or c.schemes)
+            for c in grid if c.size in boot]
 
 
 def simulate_block(st: BenchStats, cell: CellSpec, *, seed: int, bench_id: int, block: int,
