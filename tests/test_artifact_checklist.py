@@ -229,6 +229,20 @@ def test_reproduce_row_plans_what_the_tiny_run_made(tree):
         assert (tree / name.replace("results/", "results-test/", 1)).is_file(), name
 
 
+def test_reproduce_refined_row_plans_the_same_files_with_more_cells(tree):
+    """`make reproduce-refined` (paper scale, not run here): its dry run checks
+    config/refine-wide.yaml and plans the files of `make reproduce`."""
+    r = ROWS["make reproduce-refined"]
+    res = _make(tree, "reproduce-refined", "ARGS=--dry-run --forceall --nolock", timeout=600)
+    assert res.returncode == 0, res.stderr[-3000:]
+    assert "refine-wide.yaml" in res.stdout
+    planned = set(re.findall(r"^\s+output: (.*)$", res.stdout, re.M))
+    planned = {p.strip() for line in planned for p in line.split(",")}
+    for name in r["expected"]:
+        assert name in planned, name
+        assert name in ROWS["make reproduce"]["expected"], name
+
+
 def test_make_test_row():
     """`make test` is this suite: its recipe runs pytest (dry run only)."""
     r = ROWS["make test"]

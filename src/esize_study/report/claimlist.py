@@ -2,9 +2,8 @@
 
 Made from the claim rows the report judges, the same records as each dataset's
 ``report.md``: its ``claims.json`` (``workflow/scripts/report.py`` writes every row
-there), or, in results older than that file, the rows gathered from the tables, the
-worked examples and ``claims_false_alarms.json`` / ``claims_coverage.json``. Two steps, so that ARTIFACT.md's block is checked against a
-committed file rather than against results, which are not committed:
+there). Two steps, so that ARTIFACT.md's block is checked against a committed file
+rather than against results, which are not committed:
 
 ``snapshot``
     the rows of every dataset with a report in a results directory, with the run's
@@ -25,7 +24,6 @@ committed file rather than against results, which are not committed:
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import sys
 from collections.abc import Sequence
@@ -34,7 +32,6 @@ from pathlib import Path
 from esize import InputError
 
 from ..claims import claim as cl
-from ..claims import tables as ct
 from ..datasets import files
 
 __all__ = ["BEGIN", "END", "FORMAT", "records", "snapshot", "render", "replace_block",
@@ -68,23 +65,9 @@ def _item(row: dict) -> str:
 
 
 def records(results: Path, dataset: str) -> list[cl.Claim]:
-    """The claim rows of ``dataset``'s report, in the report's order: its
-    ``claims.json`` (every row of the report, written beside it), or for results made
-    before there was one, the rows gathered as ``workflow/scripts/report.py`` did."""
-    d = results / dataset
-    if (d / "claims.json").is_file():
-        return cl.read_claims(d / "claims.json")
-    prov = files.read_json(d / "provenance.json")
-    standin = dataset in (prov.get("seeds") or {}).get("datasets", {})
-    with open(d / "tables" / "variations.csv", newline="") as fh:
-        var_rows = list(csv.DictReader(fh))
-    with open(d / "tables" / "precisions.csv", newline="") as fh:
-        prec_rows = list(csv.DictReader(fh))
-    data = ct.data_claims(var_rows, cl.CALIBRATION if standin else cl.REPRODUCTION)
-    examples, _ = ct.examples_claims(files.read_json(results / "worked_examples.json"))
-    return (data + examples + ct.precision_claims(prec_rows)
-            + cl.read_claims(d / "claims_false_alarms.json")
-            + cl.read_claims(d / "claims_coverage.json"))
+    """The claim rows of ``dataset``'s report, in the report's order: its ``claims.json``
+    (every row of the report, written beside it by ``workflow/scripts/report.py``)."""
+    return cl.read_claims(results / dataset / "claims.json")
 
 
 def snapshot(results: str | Path, datasets: Sequence[str] = ()) -> dict:
@@ -92,13 +75,12 @@ def snapshot(results: str | Path, datasets: Sequence[str] = ()) -> dict:
     report's inputs)."""
     results = Path(results)
     names = sorted(p.name for p in results.iterdir() if (p / "provenance.json").is_file()
-                   and ((p / "claims.json").is_file() or (p / "claims_coverage.json").is_file()
-                        and (p / "claims_false_alarms.json").is_file())) \
-        if results.is_dir() else []
+                   and (p / "claims.json").is_file()) if results.is_dir() else []
     missing = [d for d in datasets if d not in names]
     if missing:
-        raise InputError(results, f"no claim rows of {', '.join(missing)} (claims.json or "
-                         "claims_coverage.json, and provenance.json): run the pipeline first")
+        raise InputError(results, f"no claim rows of {', '.join(missing)} (claims.json and "
+                         "provenance.json): run the pipeline first (results of an older "
+                         "version: run it again)")
     names = list(datasets) or names
     if not names:
         raise InputError(results, "no dataset with claim rows (claims.json): run the "
