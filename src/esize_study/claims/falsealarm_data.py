@@ -257,11 +257,16 @@ def rank_rule(spec, d: FalseAlarmData, bench: str, kind: str, sizes, **values):
 
 
 def ratio_rule(spec, d: FalseAlarmData):
-    """The ratio of two benchmarks' thresholds for 5 % alarms, as a caption states: the
-    ratio of the largest thresholds judged against the relative band of a ratio
-    (:func:`esize_study.claims.claim.band` with ``ratio=True``), and the ratio at each
-    size shown beside it."""
-    from .claim import AGREE, band, decide
+    """The ratio of two benchmarks' thresholds for 5 % alarms, as a caption states.
+
+    The captions do not say at which size they compare, so the ratio is judged at every
+    size both curves have, against the relative band of a ratio
+    (:func:`esize_study.claims.claim.band` with ``ratio=True``): *agree* when every
+    size's interval lies inside the band, *disagree* when every size's lies outside,
+    *partly* when some do each, and *undecided* otherwise (the caption's reading, not
+    the data, would decide). The ratio of the largest thresholds is shown beside it, and
+    decides alone where no size has a threshold on both curves."""
+    from .claim import AGREE, DISAGREE, PARTLY, UNDECIDED, band, decide
 
     big, small = spec.params["big"], spec.params["small"]
     kind = "executions" if spec.params["curve"] == "fFA2L" else "binaries"
@@ -287,19 +292,29 @@ def ratio_rule(spec, d: FalseAlarmData):
     ratio = bp / sp if sp > 0 else math.inf
     iv = (bl / sh if sh > 0 else math.inf, bh / sl if sl > 0 else math.inf)
     b = band(spec.params["qualifier"], spec.params["x"], scale=1, ratio=True)
-    v = decide(iv, b)
     each = ratio_each(cb, cs)
+    # no size where both curves have a threshold: the largest thresholds' ratio alone
+    parts = [decide((lo, hi), b) for _, _, lo, hi in each] or [decide(iv, b)]
+    v = (AGREE if all(p == AGREE for p in parts) else
+         DISAGREE if all(p == DISAGREE for p in parts) else
+         PARTLY if AGREE in parts and DISAGREE in parts else UNDECIDED)
     shown = "; ".join(f"{r:.1f}x ({lo:.1f}-{hi:.1f}) at {k:g}" for k, r, lo, hi in each)
     note = spec.params.get("note", "") if v != AGREE else ""
     if v != AGREE:
+        count = {x: [f"{k:g}" for (k, *_), p in zip(each, parts) if p == x]
+                 for x in (AGREE, UNDECIDED, DISAGREE)}
+        where = ("; ".join(f"{x} at {', '.join(ks)}" for x, ks in count.items() if ks)
+                 or f"no size where both have a threshold ({parts[0]})")
         note = "; ".join(x for x in (
-            f"the ratio of the largest thresholds is {ratio:.1f}x ({iv[0]:.1f}-{iv[1]:.1f}x) "
-            f"against {b.text(1, 'x')}", note) if x)
+            f"by {kind} against {b.text(1, 'x')}: {where}; the ratio of the largest "
+            f"thresholds is {ratio:.1f}x ({iv[0]:.1f}-{iv[1]:.1f}x)", note) if x)
     return spec.claim(f"{ratio:.1f}x ({iv[0]:.1f}-{iv[1]:.1f}): {big} {bp:.2f} %, {small} "
                       f"{sp:.2f} % ({what}); by {kind}: {shown or 'n/a'}",
                       "from the rates' intervals", v,
                       f"{spec.paper} -> {b.text(1, 'x')} (a ratio: +-20 % of the stated "
-                      "number; judged on the largest thresholds, the ratio at each size shown)",
+                      f"number) at every number of {kind} both curves have: agree when all "
+                      "are inside, disagree when all are outside, partly when some are "
+                      "each, else undecided (the caption does not say where it compares)",
                       note, ratio=ratio, interval=list(iv),
                       each={f"{k:g}": [r, lo, hi] for k, r, lo, hi in each})
 
