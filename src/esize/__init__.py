@@ -85,7 +85,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time see __getattr__ 
     )
     from ._warmup import SteadyState, WarmupReport, auto_warmup, detect_steady_state
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 #: Names loaded on first use: planning and warm-up detection are not needed to compare
 #: two files, and their modules add a few milliseconds to every start of the command line.
