@@ -186,3 +186,19 @@ def test_parts_widen_their_intervals_so_a_claim_is_as_sure_as_one_interval():
     p, n, over94 = 0.935, 10000, cl.band("over", "94")
     assert cl.decide(erates.proportion_interval(p, n), over94) == cl.DISAGREE
     assert cl.decide(erates.proportion_interval(p, n, erates.z_for(10)), over94) == cl.UNDECIDED
+
+
+def test_a_table_tvariations_row_that_disagrees_says_by_how_much():
+    from esize_study.claims import tables as ct
+
+    rows = [{"benchmark": "TCP", "level": "execution", "S_pct": "15.6", "T_pct": "15.08",
+             "T2_positive": "True"}]
+    by_id = {c.id: c for c in ct.data_claims(rows, cl.REPRODUCTION)}
+    s = by_id["tvariations.TCP.S.execution"]
+    assert s.verdict == cl.DISAGREE
+    assert s.explanation == "ours 15.60 % against 1.8 %: 13.80 points off, the tolerance 0.18"
+    t = by_id["tvariations.TCP.T2-nonpositive"]
+    assert t.verdict == cl.DISAGREE and "T = 15.08 %" in t.explanation and "at most 0" in t.rule
+    rows[0].update(S_pct="1.9", T2_positive="False")
+    by_id = {c.id: c for c in ct.data_claims(rows, cl.REPRODUCTION)}
+    assert all(c.verdict == cl.AGREE and c.explanation == "" for c in by_id.values())
