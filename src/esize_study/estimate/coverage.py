@@ -2,7 +2,10 @@
 
 :func:`model_coverage` computes the coverage of Fieller's interval under the
 hierarchical normal model of :mod:`esize_study.coverage.model` exactly (quadrature, no
-simulation); :func:`one_sample_coverage` that of a one-sample interval.
+simulation), :func:`two_level_coverage` that of the two-level experiment (one binary,
+whose variance the interval leaves out), and :func:`one_sample_coverage` that of a
+one-sample interval; :func:`extreme_interval` says where the lowest or highest of a
+grid of noisy simulated cells falls when each cell's coverage is known.
 :class:`CoverageTable` reads ``coverage.csv`` point by point, and :func:`grid_share`
 says how much of the variation over a grid one factor explains.
 """
