@@ -4,8 +4,8 @@ import pandas as pd
 
 from esize_study.claims import claim as cl
 from esize_study.claims import coverage as cov_claims
-from esize_study.coverage.model import Model
 from esize_study.datasets import files
+from esize_study.estimate.coverage import relative_variances
 from esize_study.render import registry
 from esize_study.render.validation import coverage_validation
 from esize_study.report.sections import coverage_section
@@ -17,7 +17,7 @@ validation = pd.concat([pd.read_parquet(p) for p in snakemake.input.validation],
 variances = {}
 for path in snakemake.input.variances:  # noqa: F821
     est = files.read_json(path)
-    variances[est["benchmark"]] = Model.from_estimates(est["S2"], est["mean"]).variances
+    variances[est["benchmark"]] = relative_variances(est["S2"], est["mean"])
 claims = cov_claims.evaluate(table, counts, variances)
 body = coverage_section(claims, table, coverage_validation(validation))
 files.atomic_write_text(snakemake.output.md, registry.section("coverage", body))  # noqa: F821

@@ -19,7 +19,7 @@ import numpy as np
 
 from esize import critical_value
 
-from ..estimate.coverage import extreme_interval, grid_share, model_coverage
+from ..estimate.coverage import grid_share, model_coverage
 from ..estimate.rates import normal_interval, proportion_interval, z_for
 from . import coverage_more as _more
 from . import coverage_text as _text
@@ -40,10 +40,9 @@ from .claim import (
 )
 from .coverage_data import QUAL as _QUAL
 from .coverage_data import CoverageData as _Data
-from .coverage_data import cell_exact, is_fft
 from .coverage_data import check as _check
 from .coverage_data import each_rule as _each
-from .coverage_data import extremes as _extremes
+from .coverage_data import grid_ends, is_fft, model_note
 from .coverage_data import iv_of as _iv_of
 from .coverage_data import iv_text as _iv
 from .coverage_data import normal15_note as _normal15_note
@@ -209,69 +208,6 @@ def _bootstrap_nonfft_max(spec: Spec, d: _Data):
                       _overcover(d, note, verdict), fmt={"kmax": kmax}, **_values(vm))
 
 
-def _grid_ends(spec: Spec, d: _Data, experiment: str, axis: str, start: int, ends=("lo", "hi")):
-    """The asymptotic cells of a grid for the row's benchmark on the paper's evident grid
-    (``axis`` from ``start``), their extremes, the verdict of the ``ends`` judged
-    against the row's ``lo``/``hi``, the rule, the cells at the lowest and the highest
-    coverage, and the model's side (None without the model); None when the grid has no
-    such cells.
-
-    A figure's lowest and highest cells are extremes of many noisy cells, biased
-    outwards, and the model gives each cell's coverage exactly (:func:`cell_exact`).
-    So where the model is known an end is decided by arithmetic: the paper's number,
-    as printed, against the central 95 % interval of that extreme over the same cells
-    at the grid's count of experiments
-    (:func:`esize_study.estimate.coverage.extreme_interval`); *agree* when they meet,
-    *disagree* when they do not. Our simulated extreme is its check. Without the model
-    our extreme's interval is judged against the band (:func:`decide`)."""
-    bench = spec.params["bench"]
-    sel = d.sel(experiment, "asymptotic", "-", bench)
-    sel = sel[sel[axis] >= start]
-    if sel.empty:
-        return None
-    ext = _extremes(sel)
-    blo, bhi = band("value", spec.params["lo"]), band("value", spec.params["hi"])
-    exact = cell_exact(d, experiment, bench, sel)
-    cov = sel["coverage"]
-    which = "both ends" if len(ends) == 2 else "the highest"
-    if exact is None:
-        parts = {"lo": decide(ext["min_iv"], blo), "hi": decide(ext["max_iv"], bhi)}
-        rule = (f"on the paper's evident grid ({axis} from {start}): "
-                + (f"both ends as stated: {blo.text()} and {bhi.text()}" if len(ends) == 2 else
-                   f"the highest as stated, {bhi.text()}; the lowest shown, not judged"))
-        return sel, ext, combine(parts[e] for e in ends), rule, sel.loc[cov.idxmin()], \
-            sel.loc[cov.idxmax()], None
-    n = int(sel["experiments"].min())
-    model = {"lo": extreme_interval(exact, n, lowest=True),
-             "hi": extreme_interval(exact, n, lowest=False),
-             "exact_lo": float(exact.min()), "exact_hi": float(exact.max()), "n": n,
-             "cells": int(len(sel))}
-    bands = {"lo": blo, "hi": bhi}
-    parts = {e: DISAGREE if bands[e].disjoint(*model[e]) else AGREE for e in ends}
-    printed = (f"{blo.text()} and {bhi.text()}" if len(ends) == 2 else bhi.text())
-    rule = (f"on the paper's evident grid ({axis} from {start}), {which} as printed "
-            f"({printed}) against where the extreme of these {len(sel)} cells of {n} "
-            "experiments falls under the model (exact coverage per cell, binomial noise, "
-            "central 95 %): agree when they meet, disagree when they do not"
-            + ("" if len(ends) == 2 else "; the lowest shown, not judged"))
-    return sel, ext, combine(parts[e] for e in ends), rule, sel.loc[cov.idxmin()], \
-        sel.loc[cov.idxmax()], model
-
-
-def _model_note(model: dict, ext: dict, ends) -> str:
-    """The model's side of a grid's ends, and whether our simulated extremes fall in it."""
-    def one(end, word, ours):
-        lo, hi = model[end]
-        inside = lo <= ours <= hi
-        return (f"the {word} cell under the model: exactly {_pct(model['exact_' + end], 2)}, "
-                f"its noisy extreme {_pct(lo, 2)}-{_pct(hi, 2)}; ours {_pct(ours, 2)} "
-                + ("inside (the check holds)" if inside else
-                   "outside (the check fails, as a 95 % check does one time in 20 by chance)"))
-
-    parts = {"lo": one("lo", "lowest", ext["min"]), "hi": one("hi", "highest", ext["max"])}
-    return "; ".join(parts[e] for e in ends)
-
-
 def _ext_values(ext: dict) -> dict:
     return {"min": ext["min"], "max": ext["max"], "min_interval": list(ext["min_iv"]),
             "max_interval": list(ext["max_iv"])}
@@ -282,7 +218,7 @@ def _grid_range(spec: Spec, d: _Data):
     binaries, as stated. The paper's figure evidently starts at 3 binaries: its highest
     coverage (98.9 %) is the model's exact coverage at 3 binaries, while 2 binaries
     (a t quantile with 1 degree of freedom) would give far more."""
-    ends = _grid_ends(spec, d, "fCOVGrid", "binaries", 3)
+    ends = grid_ends(spec, d, "fCOVGrid", "binaries", 3)
     if ends is None:
         return None
     sel, ext, v, rule, at_min, at_max, model = ends
@@ -296,7 +232,7 @@ def _grid_range(spec: Spec, d: _Data):
             f"at 2 binaries (t quantile with 1 degree of freedom), {_pct(e2, 2)}" + (f" (ours up to {_pct(float(s2['coverage'].max()))} there, "
                                 "not judged)" if not s2.empty else ""))
     if model is not None:
-        note += "; " + _model_note(model, ext, ("lo", "hi"))
+        note += "; " + model_note(model, ext, ("lo", "hi"))
     elif v != AGREE:
         note += (f"; ours from 3 binaries: lowest {_pct(ext['min'], 2)} ({_iv(*ext['min_iv'], 2)}), "
                  f"highest {_pct(ext['max'], 2)} ({_iv(*ext['max_iv'], 2)})")
@@ -395,7 +331,7 @@ def _rsgrid_range(spec: Spec, d: _Data):
     blue row), so the highest coverage is compared from 3 executions on. The lowest
     coverage is at the grid's largest numbers of executions and measurements, which the
     paper does not give: that end is not comparable."""
-    ends = _grid_ends(spec, d, "fCOVRSGrid", "executions", 3, ends=("hi",))
+    ends = grid_ends(spec, d, "fCOVRSGrid", "executions", 3, ends=("hi",))
     if ends is None:
         return None
     sel, ext, v, rule, at_min, at_max, model = ends
@@ -407,7 +343,7 @@ def _rsgrid_range(spec: Spec, d: _Data):
            "emax": int(sel["executions"].max()), "mmin": int(sel["measurements"].min()),
            "mmax": int(sel["measurements"].max())}
     blo = band("value", spec.params["lo"])
-    top = (_model_note(model, ext, ("hi",)) if model is not None else
+    top = (model_note(model, ext, ("hi",)) if model is not None else
            f"the highest coverage from there is {_pct(ext['max'], 2)} "
            f"({_iv(*ext['max_iv'], 2)}) against {band('value', spec.params['hi']).text()}")
     note = (f"the caption's blue line of cells at about 3 executions (all cells above red) "

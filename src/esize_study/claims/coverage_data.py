@@ -17,17 +17,18 @@ from esize import critical_value
 
 from ..estimate.coverage import (
     CoverageTable,
+    extreme_interval,
     model_coverage,
     one_sample_coverage,
     two_level_coverage,
 )
 from ..estimate.rates import Z, proportion_interval, z_for
 from ..paper import numbers as paper
-from .claim import AGREE, UNDECIDED, combine, decide
+from .claim import AGREE, DISAGREE, UNDECIDED, band, combine, decide
 
 __all__ = ["CoverageData", "is_fft", "pct", "iv_text", "iv_of", "spread", "check",
            "rank_corr", "values_of", "each_rule", "extremes", "QUAL", "overcover_note",
-           "normal15_note", "cell_exact"]
+           "normal15_note", "cell_exact", "grid_ends", "model_note"]
 
 
 def pct(x: float, digits: int = 1) -> str:
@@ -155,6 +156,69 @@ def cell_exact(d: CoverageData, experiment: str, bench: str, sel) -> np.ndarray 
     return np.array([two_level_coverage(v, int(e), int(m), critical_value(d.alpha, int(e) - 1),
                                         d.ratio)
                      for e, m in zip(sel["executions"], sel["measurements"])])
+
+
+def grid_ends(spec, d: CoverageData, experiment: str, axis: str, start: int, ends=("lo", "hi")):
+    """The asymptotic cells of a grid for the row's benchmark on the paper's evident grid
+    (``axis`` from ``start``), their extremes, the verdict of the ``ends`` judged
+    against the row's ``lo``/``hi``, the rule, the cells at the lowest and the highest
+    coverage, and the model's side (None without the model); None when the grid has no
+    such cells.
+
+    A figure's lowest and highest cells are extremes of many noisy cells, biased
+    outwards, and the model gives each cell's coverage exactly (:func:`cell_exact`).
+    So where the model is known an end is decided by arithmetic: the paper's number,
+    as printed, against the central 95 % interval of that extreme over the same cells
+    at the grid's count of experiments
+    (:func:`esize_study.estimate.coverage.extreme_interval`); *agree* when they meet,
+    *disagree* when they do not. Our simulated extreme is its check. Without the model
+    our extreme's interval is judged against the band (:func:`decide`)."""
+    bench = spec.params["bench"]
+    sel = d.sel(experiment, "asymptotic", "-", bench)
+    sel = sel[sel[axis] >= start]
+    if sel.empty:
+        return None
+    ext = extremes(sel)
+    blo, bhi = band("value", spec.params["lo"]), band("value", spec.params["hi"])
+    exact = cell_exact(d, experiment, bench, sel)
+    cov = sel["coverage"]
+    which = "both ends" if len(ends) == 2 else "the highest"
+    if exact is None:
+        parts = {"lo": decide(ext["min_iv"], blo), "hi": decide(ext["max_iv"], bhi)}
+        rule = (f"on the paper's evident grid ({axis} from {start}): "
+                + (f"both ends as stated: {blo.text()} and {bhi.text()}" if len(ends) == 2 else
+                   f"the highest as stated, {bhi.text()}; the lowest shown, not judged"))
+        return sel, ext, combine(parts[e] for e in ends), rule, sel.loc[cov.idxmin()], \
+            sel.loc[cov.idxmax()], None
+    n = int(sel["experiments"].min())
+    model = {"lo": extreme_interval(exact, n, lowest=True),
+             "hi": extreme_interval(exact, n, lowest=False),
+             "exact_lo": float(exact.min()), "exact_hi": float(exact.max()), "n": n,
+             "cells": int(len(sel))}
+    bands = {"lo": blo, "hi": bhi}
+    parts = {e: DISAGREE if bands[e].disjoint(*model[e]) else AGREE for e in ends}
+    printed = (f"{blo.text()} and {bhi.text()}" if len(ends) == 2 else bhi.text())
+    rule = (f"on the paper's evident grid ({axis} from {start}), {which} as printed "
+            f"({printed}) against where the extreme of these {len(sel)} cells of {n} "
+            "experiments falls under the model (exact coverage per cell, binomial noise, "
+            "central 95 %): agree when they meet, disagree when they do not"
+            + ("" if len(ends) == 2 else "; the lowest shown, not judged"))
+    return sel, ext, combine(parts[e] for e in ends), rule, sel.loc[cov.idxmin()], \
+        sel.loc[cov.idxmax()], model
+
+
+def model_note(model: dict, ext: dict, ends) -> str:
+    """The model's side of a grid's ends, and whether our simulated extremes fall in it."""
+    def one(end, word, ours):
+        lo, hi = model[end]
+        inside = lo <= ours <= hi
+        return (f"the {word} cell under the model: exactly {pct(model['exact_' + end], 2)}, "
+                f"its noisy extreme {pct(lo, 2)}-{pct(hi, 2)}; ours {pct(ours, 2)} "
+                + ("inside (the check holds)" if inside else
+                   "outside (the check fails, as a 95 % check does one time in 20 by chance)"))
+
+    parts = {"lo": one("lo", "lowest", ext["min"]), "hi": one("hi", "highest", ext["max"])}
+    return "; ".join(parts[e] for e in ends)
 
 
 def overcover_note(alpha: float, n2: int, n1: int) -> str:

@@ -84,6 +84,7 @@ from ..engine._kernels import standard_normal
 from ..engine.resampling import normal_shift, percentile_interval, resampled_sums
 from ..engine.seeds import generator
 from ..engine.tasks import run_tasks
+from ..estimate.coverage import relative_variances
 
 __all__ = [
     "EXPERIMENTS",
@@ -125,13 +126,9 @@ class Model:
 
     @classmethod
     def from_estimates(cls, S2: Sequence[float], mean: float, ratio: float = 0.95) -> Model:
-        """Model fed with a benchmark's :math:`S^2_i` (absolute units) and grand mean."""
-        s = [float(x) for x in S2]
-        if len(s) != 3:
-            raise EsizeError(f"the coverage model needs three levels of variances, got {len(s)}")
-        if not mean > 0 or any(not (x >= 0 and math.isfinite(x)) for x in s):
-            raise EsizeError(f"bad variance estimates {s} or mean {mean}")
-        return cls(tuple(x / mean**2 for x in s), float(ratio))  # type: ignore[arg-type]
+        """Model fed with a benchmark's :math:`S^2_i` (absolute units) and grand mean
+        (:func:`esize_study.estimate.coverage.relative_variances`)."""
+        return cls(relative_variances(S2, mean), float(ratio))
 
 
 @dataclass(frozen=True)

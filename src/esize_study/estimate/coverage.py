@@ -16,8 +16,26 @@ import math
 
 import numpy as np
 
-__all__ = ["model_coverage", "two_level_coverage", "extreme_interval", "one_sample_coverage",
+__all__ = ["relative_variances", "model_coverage", "two_level_coverage", "extreme_interval", "one_sample_coverage",
            "CoverageTable", "grid_share"]
+
+
+def relative_variances(S2, mean: float) -> tuple[float, float, float]:
+    """A benchmark's three :math:`S^2_i` (absolute units, highest level first) over its
+    squared grand mean: the variances of the coverage model
+    (:class:`esize_study.coverage.model.Model`), in units of the old system's mean.
+
+    >>> relative_variances([4.0, 1.0, 0.25], 2.0)
+    (1.0, 0.25, 0.0625)
+    """
+    from esize import EsizeError
+
+    s = [float(x) for x in S2]
+    if len(s) != 3:
+        raise EsizeError(f"the coverage model needs three levels of variances, got {len(s)}")
+    if not mean > 0 or any(not (x >= 0 and math.isfinite(x)) for x in s):
+        raise EsizeError(f"bad variance estimates {s} or mean {mean}")
+    return tuple(x / mean**2 for x in s)  # type: ignore[return-value]
 
 
 def model_coverage(k: int, quantile: float, ratio: float = 0.95, nodes: int = 200,
