@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ..estimate.rates import (
+    equal_weight_count,
     min_threshold,
     normal_interval,
     proportion_interval,
@@ -21,7 +22,7 @@ from ..estimate.rates import (
     z_for,
 )
 
-__all__ = ["FalseAlarmData", "equal_weight_count", "pct", "iv_text", "rate_text", "se", "upper_half", "diff_interval",
+__all__ = ["FalseAlarmData", "pct", "iv_text", "rate_text", "se", "upper_half", "diff_interval",
            "paired_difference", "rank_corr", "rise", "rank_rule", "ratio_rule", "ratio_each", "first_reached",
            "points", "points_interval"]
 
@@ -145,23 +146,6 @@ class FalseAlarmData:
             parts.append(s.set_index(["size", "comparison"])["tstar"] > 0)
         j = pd.concat(parts, axis=1, join="inner")
         return j.iloc[:, 0].to_numpy(float), j.iloc[:, 1].to_numpy(float)
-
-
-def equal_weight_count(counts) -> int:
-    r"""The count of a mean of shares over groups of ``counts`` comparisons each.
-
-    The mean of :math:`S` independent shares of :math:`n_s` trials each has the variance
-    :math:`p(1-p)\sum_s (1/n_s) / S^2` when they share :math:`p`: that of one share of
-    :math:`S^2 / \sum_s (1/n_s)` trials, the number returned (rounded). Equal counts
-    give their total.
-
-    >>> equal_weight_count([1000, 1000, 1000])
-    3000
-    >>> equal_weight_count([10000, 1000])
-    3636
-    """
-    c = np.asarray(counts, dtype=float)
-    return int(round(c.size**2 / np.sum(1.0 / c)))
 
 
 def upper_half(ks) -> list[int]:

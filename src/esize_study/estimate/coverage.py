@@ -16,6 +16,8 @@ import math
 
 import numpy as np
 
+from .rates import equal_weight_count
+
 __all__ = ["relative_variances", "model_coverage", "two_level_coverage", "extreme_interval", "one_sample_coverage",
            "CoverageTable", "grid_share"]
 
@@ -237,7 +239,7 @@ class CoverageTable:
 
         Every point weighs the same, whatever its count (a refined point has more
         experiments): the mean of the points' coverages, and ``n`` such that one share
-        of ``n`` trials has the mean's variance, :math:`S^2/\sum_s(1/n_s)`; with
+        of ``n`` trials has the mean's variance (:func:`~esize_study.estimate.rates.equal_weight_count`); with
         equal counts, the pooled share and the total."""
         s = self.sel(experiment, method, scheme, bench)
         s = s[s[x].isin(list(values))]
@@ -246,7 +248,7 @@ class CoverageTable:
             return math.nan, 0
         if n.min() == n.max():
             return float((s["coverage"] * s["experiments"]).sum() / n.sum()), int(n.sum())
-        return float(s["coverage"].mean()), int(round(n.size**2 / np.sum(1.0 / n)))
+        return float(s["coverage"].mean()), equal_weight_count(n)
 
 
 def grid_share(sel, row: str) -> tuple[float, float]:

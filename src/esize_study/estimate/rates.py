@@ -19,6 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 
 __all__ = [
+    "equal_weight_count",
     "Z",
     "one_binary_rate",
     "rates_at",
@@ -165,3 +166,20 @@ def one_binary_rate(benchmark: str, executions: int, alpha: float = 0.05,
 
     x = critical_value(alpha, n2 - 1) * math.sqrt(w / (w + 2.0 * b))
     return float(2.0 * stdtr(2 * (n2 - 1), -x))
+
+
+def equal_weight_count(counts) -> int:
+    r"""The count of a mean of shares over groups of ``counts`` comparisons each.
+
+    The mean of :math:`S` independent shares of :math:`n_s` trials each has the variance
+    :math:`p(1-p)\sum_s (1/n_s) / S^2` when they share :math:`p`: that of one share of
+    :math:`S^2 / \sum_s (1/n_s)` trials, the number returned (rounded). Equal counts
+    give their total.
+
+    >>> equal_weight_count([1000, 1000, 1000])
+    3000
+    >>> equal_weight_count([10000, 1000])
+    3636
+    """
+    c = np.asarray(counts, dtype=float)
+    return int(round(c.size**2 / np.sum(1.0 / c)))
